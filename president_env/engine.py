@@ -1,0 +1,413 @@
+"""The batched game core: a :class:`State` of numpy arrays and pure functions over it.
+
+``Engine(rules)`` advances ``B`` games at once: ``init`` (seeded deals) or ``init_from_hands``,
+``legal_action_mask`` ``[B, A]``, ``step(state, actions[B])``, ``observe(state, players[B])``.
+There is no Python loop over games: the work happens in compiled kernels
+(:mod:`president_env._kernels`) over the same arrays. ``B = 1`` is a batch of one.
+
+The engine knows the rules only; agents, spaces, auto-reset and illegal-move penalties live in
+the adapters (:mod:`president_env.env`, :mod:`president_env.vector`).
+
+State (every array batch-first; ``P`` players, 53 card ids, see :mod:`president_env.cards`):
+
+===============  ==============  ===============================================================
+field            dtype, shape    meaning
+===============  ==============  ===============================================================
+``hands``        int8 [B,P,53]   cards held, count per card id
+``phase``        int8 [B]        0 exchange, 1 play, 2 game over
+``current``      int8 [B]        seat to act (-1 once the game is over)
+``pile_kind``    int8 [B]        top play: 0 none, 1 set, 2 jokers-only set, 3 run
+``pile_rank``    int8 [B]        rank of the top set, bottom rank of the top run, else -1
+``pile_size``    int8 [B]        cards in the top play
+``last_player``  int8 [B]        seat that made the top play, -1 on an empty pile
+``passed``       bool [B,P]      passed in this trick (since the last play unless
+                                 ``pass_is_final``)
+``revolution``   bool [B]        the rank order is reversed
+``place``        int8 [B,P]      finishing place in this deal (0 = first), -1 while playing
+``n_finished``   int8 [B]        players who have finished this deal
+``title``        int8 [B,P]      place in the previous deal, -1 during the first deal
+``scores``       int32 [B,P]     cumulative scores under ``rules.scoring``
+``deal``         int16 [B]       index of the current deal (0-based)
+``played``       int8 [B,14]     public memory: cards played this deal per rank, then jokers
+``gave``         int8 [B,P,53]   cards given in this deal's exchange
+``received``     int8 [B,P,53]   cards received in this deal's exchange
+``to_return``    int8 [B,P]      cards a player still has to return in the exchange
+``rewards``      float32 [B,P]   set on the step that ends a deal: 1 - 2 * place / (P - 1)
+``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
+``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
+``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
+===============  ==============  ===============================================================
+
+A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
+state is always waiting for the player in ``current``; ``deal_over`` and ``rewards`` tell that
+a deal ended. Deal ``d`` of game ``b`` is dealt from ``(seed[b], d)`` alone, so a batch of
+``B`` games equals ``B`` games run one at a time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from president_env import _kernels as K
+from president_env.actions import ActionLayout, Kind
+from president_env.cards import NUM_CARDS, parse_hand
+from president_env.observe import ObservationLayout, observe_kernel
+from president_env.rules import Rules
+
+PHASE_EXCHANGE = K.PHASE_EXCHANGE
+PHASE_PLAY = K.PHASE_PLAY
+PHASE_DONE = K.PHASE_DONE
+
+IntArray = npt.NDArray[np.integer[Any]]
+BoolArray = npt.NDArray[np.bool_]
+
+_DTYPES: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "hands": (np.int8, ("P", "C")),
+    "phase": (np.int8, ()),
+    "current": (np.int8, ()),
+    "pile_kind": (np.int8, ()),
+    "pile_rank": (np.int8, ()),
+    "pile_size": (np.int8, ()),
+    "last_player": (np.int8, ()),
+    "passed": (np.bool_, ("P",)),
+    "revolution": (np.bool_, ()),
+    "place": (np.int8, ("P",)),
+    "n_finished": (np.int8, ()),
+    "title": (np.int8, ("P",)),
+    "scores": (np.int32, ("P",)),
+    "deal": (np.int16, ()),
+    "played": (np.int8, ("R",)),
+    "gave": (np.int8, ("P", "C")),
+    "received": (np.int8, ("P", "C")),
+    "to_return": (np.int8, ("P",)),
+    "rewards": (np.float32, ("P",)),
+    "deal_over": (np.bool_, ()),
+    "seed": (np.uint64, ()),
+    "dealer": (np.int8, ()),
+}
+assert tuple(_DTYPES) == K.STATE_FIELDS
+
+
+@dataclass
+class State:
+    """The state of ``B`` games (see the module docstring for every field)."""
+
+    hands: npt.NDArray[np.int8]
+    phase: npt.NDArray[np.int8]
+    current: npt.NDArray[np.int8]
+    pile_kind: npt.NDArray[np.int8]
+    pile_rank: npt.NDArray[np.int8]
+    pile_size: npt.NDArray[np.int8]
+    last_player: npt.NDArray[np.int8]
+    passed: npt.NDArray[np.bool_]
+    revolution: npt.NDArray[np.bool_]
+    place: npt.NDArray[np.int8]
+    n_finished: npt.NDArray[np.int8]
+    title: npt.NDArray[np.int8]
+    scores: npt.NDArray[np.int32]
+    deal: npt.NDArray[np.int16]
+    played: npt.NDArray[np.int8]
+    gave: npt.NDArray[np.int8]
+    received: npt.NDArray[np.int8]
+    to_return: npt.NDArray[np.int8]
+    rewards: npt.NDArray[np.float32]
+    deal_over: npt.NDArray[np.bool_]
+    seed: npt.NDArray[np.uint64]
+    dealer: npt.NDArray[np.int8]
+
+    @classmethod
+    def zeros(cls, batch: int, num_players: int) -> State:
+        dims = {"P": num_players, "C": NUM_CARDS, "R": 14}
+        return cls(
+            **{
+                name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
+                for name, (dtype, shape) in _DTYPES.items()
+            }
+        )
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.phase.shape[0])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.hands.shape[1])
+
+    @property
+    def terminated(self) -> BoolArray:
+        """Games that are over."""
+        return self.phase == PHASE_DONE
+
+    @property
+    def cards_left(self) -> npt.NDArray[np.int64]:
+        """Cards held per player ``[B, P]``."""
+        return self.hands.sum(axis=-1, dtype=np.int64)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in kernel order."""
+        return tuple(getattr(self, name) for name in K.STATE_FIELDS)
+
+    def copy(self) -> State:
+        return State(*(a.copy() for a in self.arrays()))
+
+    def take(self, index: IntArray | slice | int) -> State:
+        """The games selected by ``index`` (an int keeps the batch axis)."""
+        if isinstance(index, (int, np.integer)):
+            index = slice(int(index), int(index) + 1)
+        return State(*(np.array(a[index]) for a in self.arrays()))
+
+    def put(self, index: IntArray | slice, other: State) -> None:
+        """Write the games of ``other`` into this state at ``index``, in place."""
+        for name in K.STATE_FIELDS:
+            getattr(self, name)[index] = getattr(other, name)
+
+    @staticmethod
+    def concat(states: list[State]) -> State:
+        return State(*(np.concatenate(arrs) for arrs in zip(*(s.arrays() for s in states))))
+
+    def equals(self, other: State) -> bool:
+        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
+
+
+def deal_hands(rules: Rules, seed: int, deal_no: int, dealer: int) -> npt.NDArray[np.int8]:
+    """The hands ``[P, 53]`` of deal ``deal_no`` of a game seeded ``seed``, dealt by ``dealer``."""
+    out = np.zeros((rules.num_players, NUM_CARDS), np.int8)
+    K.deal_into(
+        np.uint64(seed), deal_no, dealer, rules.num_players, rules.num_decks, rules.num_jokers, out
+    )
+    return out
+
+
+class Engine:
+    """Pure functions over :class:`State` for one :class:`Rules`."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules if rules is not None else Rules()
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
+        r = self.rules
+        self.layout = ActionLayout(r)
+        self.obs_layout = ObservationLayout(r)
+        self.num_actions = self.layout.num_actions
+        self.num_players = r.num_players
+        self.obs_size = self.obs_layout.size
+        self._rp = np.zeros(K.RP_SIZE, np.int64)
+        self._rp[K.RP_P] = r.num_players
+        self._rp[K.RP_DECKS] = r.num_decks
+        self._rp[K.RP_JOKERS] = r.num_jokers
+        self._rp[K.RP_EQUAL] = r.allow_equal
+        self._rp[K.RP_FINAL] = r.pass_is_final
+        self._rp[K.RP_TOP_CLEARS] = r.top_rank_clears
+        self._rp[K.RP_EIGHT_CLEARS] = r.eight_clears
+        self._rp[K.RP_REVOLUTION] = r.revolution
+        self._rp[K.RP_RUNS] = r.runs
+        self._rp[K.RP_EXCHANGE] = r.exchange_on
+        self._rp[K.RP_SEAT0] = r.first_lead == "seat0"
+        self._rp[K.RP_DEALS] = r.deals
+        self._rp[K.RP_SCORING] = ("places", "president_vp", "tally").index(r.scoring)
+        self._rp[K.RP_TARGET] = r.target_score or 0
+        self._rp[K.RP_SMAX] = r.max_set_size
+        lay = self.layout
+        runs = np.array(lay.runs, dtype=np.int64).reshape(-1, 3)
+        self._mask_args = (
+            self._rp,
+            runs[:, 0].copy(),
+            runs[:, 1].copy(),
+            runs[:, 2].copy(),
+            lay.set_base,
+            lay.joker_base,
+            lay.run_base,
+            lay.give_base,
+            lay.num_actions - lay.give_base,
+        )
+        self._step_args = (
+            self._rp,
+            lay.kind.astype(np.int64),
+            lay.rank.astype(np.int64),
+            lay.size.astype(np.int64),
+            lay.suit.astype(np.int64),
+            lay.card.astype(np.int64),
+        )
+        self._obs_offsets = self.obs_layout.offsets()
+
+    # ------------------------------------------------------------------ start
+    def init(self, seeds: npt.ArrayLike) -> State:
+        """New games, one per seed; deal ``d`` of game ``b`` is dealt from ``(seeds[b], d)``."""
+        s = _as_seeds(seeds)
+        state = State.zeros(len(s), self.num_players)
+        state.seed[:] = s
+        K.init_kernel(self._rp, state.arrays(), True)
+        return state
+
+    def init_from_hands(
+        self, hands: npt.ArrayLike | list[list[str]] | list[str], seed: npt.ArrayLike = 0
+    ) -> State:
+        """New games whose first deal is given.
+
+        ``hands`` is an int array ``[B, P, 53]`` (or ``[P, 53]`` for one game) of counts, or text:
+        a list of P strings for one game, or a list of such lists for B games
+        (``["3c 4d 2s", "JK 10h 10s", ...]``). Hands need not make up the whole pack but must
+        fit in it. Later deals are dealt from ``(seed, d)``.
+        """
+        h = self._parse_hands(hands)
+        s = _as_seeds(seed, len(h))
+        state = State.zeros(len(h), self.num_players)
+        state.seed[:] = s
+        state.hands[:] = h
+        K.init_kernel(self._rp, state.arrays(), False)
+        return state
+
+    def _parse_hands(self, hands: Any) -> npt.NDArray[np.int8]:
+        p = self.num_players
+        if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
+            hands = [hands]
+        if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], (list, tuple)):
+            if hands[0] and isinstance(hands[0][0], str):
+                games = []
+                for g in hands:
+                    if len(g) != p:
+                        raise ValueError(f"expected {p} hands (one per seat), got {len(g)}")
+                    games.append(np.stack([parse_hand(t) for t in g]))
+                hands = np.stack(games)
+        h = np.asarray(hands)
+        if h.ndim == 2:
+            h = h[None]
+        if h.ndim != 3 or h.shape[1:] != (p, NUM_CARDS):
+            raise ValueError(f"hands must have shape [B, {p}, {NUM_CARDS}], got {h.shape}")
+        if not np.issubdtype(h.dtype, np.integer):
+            raise ValueError(f"hands must be integer counts, got dtype {h.dtype}")
+        if (h < 0).any():
+            raise ValueError("hands hold negative counts")
+        total = h.sum(axis=1)
+        limit = np.full(NUM_CARDS, self.rules.num_decks)
+        limit[-1] = self.rules.num_jokers
+        if (total > limit).any():
+            b, c = np.argwhere(total > limit)[0]
+            raise ValueError(
+                f"game {b}: card id {c} is dealt {total[b, c]} times, but the pack holds "
+                f"{limit[c]} (decks={self.rules.num_decks}, jokers={self.rules.num_jokers})"
+            )
+        if (h.sum(axis=2) == 0).any():
+            raise ValueError("every player must start with at least one card")
+        return h.astype(np.int8)
+
+    # ------------------------------------------------------------------ play
+    def legal_action_mask(self, state: State, out: BoolArray | None = None) -> BoolArray:
+        """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
+        if out is None:
+            out = np.zeros((state.batch_size, self.num_actions), np.bool_)
+        K.mask_kernel(*self._mask_args, state.arrays(), out)
+        return out
+
+    def step(self, state: State, actions: npt.ArrayLike) -> State:
+        """A new State after the player to act in each game took ``actions[b]``.
+
+        Raises ValueError (and changes nothing) if any action is illegal; finished games stay
+        as they are whatever their action.
+        """
+        new = state.copy()
+        self.step_inplace(new, actions)
+        return new
+
+    def step_inplace(self, state: State, actions: npt.ArrayLike, check: bool = True) -> None:
+        """Like :meth:`step`, writing into ``state``. ``check=False`` skips the legality check
+        (for actions drawn from the mask); an illegal action then corrupts the state."""
+        a = self._as_actions(actions, state.batch_size)
+        if check:
+            bad = self._first_illegal(state, a, state.phase != PHASE_DONE)
+            if bad >= 0:
+                raise ValueError(self._illegal_message(state, bad, int(a[bad])))
+        K.step_kernel(*self._step_args, state.arrays(), a)
+
+    def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
+        if live.all():
+            return int(K.first_illegal(*self._mask_args, state.arrays(), actions, self.num_actions))
+        idx = np.flatnonzero(live)
+        if len(idx) == 0:
+            return -1
+        sub = state.take(idx)
+        bad = int(K.first_illegal(*self._mask_args, sub.arrays(), actions[idx], self.num_actions))
+        return -1 if bad < 0 else int(idx[bad])
+
+    def _as_actions(self, actions: npt.ArrayLike, batch: int) -> npt.NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.ndim == 0:
+            a = a[None]
+        if a.shape != (batch,):
+            raise ValueError(f"actions must have shape ({batch},), got {a.shape}")
+        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integer ids, got dtype {a.dtype}")
+        return a.astype(np.int64)
+
+    def _illegal_message(self, state: State, b: int, a: int) -> str:
+        if not 0 <= a < self.num_actions:
+            what = f"action {a} is out of range 0..{self.num_actions - 1}"
+        else:
+            what = f"action {a} ({self.layout.name(a)}) is illegal"
+        row = self.legal_action_mask(state.take(b))[0]
+        legal = [f"{i} ({self.layout.name(i)})" for i in np.flatnonzero(row)]
+        shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+        return f"game {b}: {what} for player {int(state.current[b])}; legal actions: {shown}"
+
+    # ------------------------------------------------------------------ views
+    def observe(self, state: State, players: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
+        """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act)."""
+        if players is None:
+            pl = np.maximum(state.current, 0).astype(np.int64)
+        else:
+            pl = np.asarray(players, dtype=np.int64)
+            if pl.ndim == 0:
+                pl = np.full(state.batch_size, int(pl))
+            if pl.shape != (state.batch_size,) or ((pl < 0) | (pl >= self.num_players)).any():
+                raise ValueError(
+                    f"players must be seats 0..{self.num_players - 1}, shape ({state.batch_size},)"
+                )
+        out = np.empty((state.batch_size, self.obs_size), np.float32)
+        observe_kernel(self._rp, self._obs_offsets, state.arrays(), pl, self.rules.deals, out)
+        return out
+
+    def sample_random(
+        self, mask: BoolArray, rng: np.random.Generator, out: IntArray | None = None
+    ) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per row of ``mask`` (-1 for an empty row)."""
+        res = np.empty(mask.shape[0], np.int64) if out is None else out
+        K.sample_legal(mask, rng.random(mask.shape[0]), res)
+        return res  # type: ignore[return-value]
+
+    def reset_where(self, state: State, done: BoolArray, seeds: npt.ArrayLike) -> None:
+        """Start new seeded games in place wherever ``done`` (seeds: one per game, [B])."""
+        K.reset_where(self._rp, state.arrays(), np.asarray(done, np.bool_), _as_seeds(seeds))
+
+    def standings(self, state: State) -> npt.NDArray[np.int64]:
+        """Final ranking ``[B, P]`` (0 = best): by score, ties broken by the last deal's place."""
+        key = -state.scores.astype(np.int64) * 16 + np.maximum(state.title, 0)
+        order = np.argsort(key, axis=1, kind="stable")
+        ranks = np.empty_like(order)
+        np.put_along_axis(ranks, order, np.arange(self.num_players)[None], axis=1)
+        return ranks
+
+    def play_kind(self, action: int) -> Kind:
+        return Kind(int(self.layout.kind[self.layout.check(action)]))
+
+
+def _as_seeds(seeds: npt.ArrayLike, batch: int | None = None) -> npt.NDArray[np.uint64]:
+    s = np.asarray(seeds)
+    if s.ndim == 0:
+        s = np.full(batch or 1, s) if batch else s[None]
+    if s.ndim != 1 or (batch is not None and len(s) != batch):
+        raise ValueError(f"seeds must be one integer per game, got shape {s.shape}")
+    if not np.issubdtype(s.dtype, np.integer):
+        raise TypeError(f"seeds must be integers, got dtype {s.dtype}")
+    if np.issubdtype(s.dtype, np.signedinteger) and (s < 0).any():
+        raise ValueError("seeds must be non-negative")
+    return s.astype(np.uint64)
+
+
+def replace(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with some fields replaced (for building test states)."""
+    return dataclasses.replace(state.copy(), **changes)
