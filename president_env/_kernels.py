@@ -428,10 +428,12 @@ def _play(rp, a_kind, a_rank, a_size, a_suit, a_card, st, b, a):  # type: ignore
         last_player[b] = p
         if rp[RP_FINAL] == 0:
             passed[b, :] = False
-        left = 0
+        empty = True
         for c in range(NCARD):
-            left += hands[b, p, c]
-        if left == 0:
+            if hands[b, p, c] != 0:
+                empty = False
+                break
+        if empty:
             place[b, p] = n_finished[b]
             n_finished[b] += 1
             if n_finished[b] == n_players - 1:
@@ -457,8 +459,11 @@ def step_kernel(rp, a_kind, a_rank, a_size, a_suit, a_card, st, actions):  # typ
     deal_over = st[19]
     rewards = st[18]
     for b in range(actions.shape[0]):
-        deal_over[b] = False
-        rewards[b, :] = 0.0
+        if actions[b] < 0:  # not stepped this time
+            continue
+        if deal_over[b]:
+            deal_over[b] = False
+            rewards[b, :] = 0.0
         if st[1][b] == PHASE_DONE:
             continue
         _play(rp, a_kind, a_rank, a_size, a_suit, a_card, st, b, actions[b])

@@ -100,24 +100,24 @@ class ActionLayout:
         num_give = (NUM_NATURAL + (1 if r.num_jokers else 0)) if r.exchange_on else 0
         n = give_base + num_give
 
-        kind = np.zeros(n, np.int8)
-        rank = np.full(n, -1, np.int8)
-        size = np.zeros(n, np.int8)
-        suit = np.full(n, -1, np.int8)
-        card = np.full(n, -1, np.int8)
+        kind_ = np.zeros(n, np.int8)
+        rank_ = np.full(n, -1, np.int8)
+        size_ = np.zeros(n, np.int8)
+        suit_ = np.full(n, -1, np.int8)
+        card_ = np.full(n, -1, np.int8)
         for rk in range(NUM_RANKS):
             for sz in range(1, s_max + 1):
                 a = set_base + rk * s_max + sz - 1
-                kind[a], rank[a], size[a] = Kind.SET, rk, sz
+                kind_[a], rank_[a], size_[a] = Kind.SET, rk, sz
         for sz in range(1, r.num_jokers + 1):
             a = joker_base + sz - 1
-            kind[a], size[a] = Kind.JOKERS, sz
+            kind_[a], size_[a] = Kind.JOKERS, sz
         for i, (su, bottom, length) in enumerate(runs):
             a = run_base + i
-            kind[a], rank[a], size[a], suit[a] = Kind.RUN, bottom, length, su
+            kind_[a], rank_[a], size_[a], suit_[a] = Kind.RUN, bottom, length, su
         for c in range(num_give):
             a = give_base + c
-            kind[a], card[a], size[a] = Kind.GIVE, c, 1
+            kind_[a], card_[a], size_[a] = Kind.GIVE, c, 1
         for name, value in dict(
             num_actions=n,
             set_base=set_base,
@@ -126,14 +126,14 @@ class ActionLayout:
             give_base=give_base,
             max_set=s_max,
             runs=tuple(runs),
-            kind=kind,
-            rank=rank,
-            size=size,
-            suit=suit,
-            card=card,
+            kind=kind_,
+            rank=rank_,
+            size=size_,
+            suit=suit_,
+            card=card_,
         ).items():
             object.__setattr__(self, name, value)
-        for arr in (kind, rank, size, suit, card):
+        for arr in (kind_, rank_, size_, suit_, card_):
             arr.setflags(write=False)
 
     # ------------------------------------------------------------------ ids
@@ -189,7 +189,7 @@ class ActionLayout:
             return "single joker" if s == 1 else f"{s} jokers"
         if k == Kind.RUN:
             b, n = int(self.rank[a]), int(self.size[a])
-            return f"run {'-'.join(RANK_NAMES[b:b + n])} of {SUIT_WORDS[self.suit[a]]}"
+            return f"run {'-'.join(RANK_NAMES[b : b + n])} of {SUIT_WORDS[self.suit[a]]}"
         return f"give {card_name(int(self.card[a]))}"
 
     def names(self) -> list[str]:

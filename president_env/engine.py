@@ -47,7 +47,7 @@ a deal ended. Deal ``d`` of game ``b`` is dealt from ``(seed[b], d)`` alone, so 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -93,9 +93,13 @@ _DTYPES: dict[str, tuple[Any, tuple[str, ...]]] = {
 assert tuple(_DTYPES) == K.STATE_FIELDS
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class State:
-    """The state of ``B`` games (see the module docstring for every field)."""
+    """The state of ``B`` games (see the module docstring for every field).
+
+    The fields cannot be rebound (their arrays are changed in place by
+    :meth:`Engine.step_inplace`); :func:`replace` makes a changed copy.
+    """
 
     hands: npt.NDArray[np.int8]
     phase: npt.NDArray[np.int8]
@@ -119,6 +123,10 @@ class State:
     deal_over: npt.NDArray[np.bool_]
     seed: npt.NDArray[np.uint64]
     dealer: npt.NDArray[np.int8]
+    _arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_arrays", tuple(getattr(self, n) for n in K.STATE_FIELDS))
 
     @classmethod
     def zeros(cls, batch: int, num_players: int) -> State:
@@ -150,7 +158,7 @@ class State:
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays in kernel order."""
-        return tuple(getattr(self, name) for name in K.STATE_FIELDS)
+        return self._arrays
 
     def copy(self) -> State:
         return State(*(a.copy() for a in self.arrays()))
@@ -266,14 +274,19 @@ class Engine:
         p = self.num_players
         if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
             hands = [hands]
-        if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], (list, tuple)):
-            if hands[0] and isinstance(hands[0][0], str):
-                games = []
-                for g in hands:
-                    if len(g) != p:
-                        raise ValueError(f"expected {p} hands (one per seat), got {len(g)}")
-                    games.append(np.stack([parse_hand(t) for t in g]))
-                hands = np.stack(games)
+        if (
+            isinstance(hands, (list, tuple))
+            and hands
+            and isinstance(hands[0], (list, tuple))
+            and hands[0]
+            and isinstance(hands[0][0], str)
+        ):
+            games = []
+            for g in hands:
+                if len(g) != p:
+                    raise ValueError(f"expected {p} hands (one per seat), got {len(g)}")
+                games.append(np.stack([parse_hand(t) for t in g]))
+            hands = np.stack(games)
         h = np.asarray(hands)
         if h.ndim == 2:
             h = h[None]
@@ -314,12 +327,36 @@ class Engine:
         self.step_inplace(new, actions)
         return new
 
-    def step_inplace(self, state: State, actions: npt.ArrayLike, check: bool = True) -> None:
-        """Like :meth:`step`, writing into ``state``. ``check=False`` skips the legality check
-        (for actions drawn from the mask); an illegal action then corrupts the state."""
-        a = self._as_actions(actions, state.batch_size)
+    def step_inplace(
+        self,
+        state: State,
+        actions: npt.ArrayLike,
+        check: bool = True,
+        where: BoolArray | None = None,
+    ) -> None:
+        """Like :meth:`step`, writing into ``state``.
+
+        ``where`` (bool [B]) steps only the selected games; the others keep their state
+        (``deal_over`` and ``rewards`` included). ``check=False`` skips the legality check
+        (for actions drawn from the mask); an illegal action then corrupts the state.
+        """
+        if (
+            isinstance(actions, np.ndarray)
+            and actions.dtype == np.int64
+            and actions.shape == (state.batch_size,)
+        ):
+            a = actions
+        else:
+            a = self._as_actions(actions, state.batch_size)
+        live = state.phase != PHASE_DONE
+        if where is not None:
+            sel = np.asarray(where, np.bool_)
+            if sel.shape != (state.batch_size,):
+                raise ValueError(f"where must have shape ({state.batch_size},), got {sel.shape}")
+            live = live & sel
+            a = np.where(sel, a, -1)
         if check:
-            bad = self._first_illegal(state, a, state.phase != PHASE_DONE)
+            bad = self._first_illegal(state, a, live)
             if bad >= 0:
                 raise ValueError(self._illegal_message(state, bad, int(a[bad])))
         K.step_kernel(*self._step_args, state.arrays(), a)
@@ -350,12 +387,14 @@ class Engine:
         else:
             what = f"action {a} ({self.layout.name(a)}) is illegal"
         row = self.legal_action_mask(state.take(b))[0]
-        legal = [f"{i} ({self.layout.name(i)})" for i in np.flatnonzero(row)]
+        legal = [f"{i} ({self.layout.name(int(i))})" for i in np.flatnonzero(row)]
         shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
         return f"game {b}: {what} for player {int(state.current[b])}; legal actions: {shown}"
 
     # ------------------------------------------------------------------ views
-    def observe(self, state: State, players: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
+    def observe(
+        self, state: State, players: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.float32]:
         """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act)."""
         if players is None:
             pl = np.maximum(state.current, 0).astype(np.int64)

@@ -88,7 +88,7 @@ class Rules:
     """"places" (N points for 1st .. 1 for last), "president_vp" (2 and 1), "tally" (presidencies)."""
     target_score: int | None = None
     """End the game once a player reaches this score (the deal in progress is completed)."""
-    preset: str | None = None
+    preset_name: str | None = None
     """Name of the preset these rules came from (checked for its player range), or None."""
 
     def __post_init__(self) -> None:
@@ -118,13 +118,13 @@ class Rules:
             not _is_int(self.target_score) or self.target_score < 1
         ):
             raise bad(f"target_score must be None or an integer >= 1, got {self.target_score!r}")
-        if self.preset is not None:
-            if self.preset not in PRESETS:
-                raise bad(f"unknown preset {self.preset!r}; presets are {sorted(PRESETS)}")
-            lo, hi = PRESET_PLAYERS[self.preset]
+        if self.preset_name is not None:
+            if self.preset_name not in PRESETS:
+                raise bad(f"unknown preset {self.preset_name!r}; presets are {sorted(PRESETS)}")
+            lo, hi = PRESET_PLAYERS[self.preset_name]
             if not lo <= self.num_players <= hi:
                 raise bad(
-                    f"preset {self.preset!r} is for {lo}-{hi} players, got num_players="
+                    f"preset {self.preset_name!r} is for {lo}-{hi} players, got num_players="
                     f"{self.num_players}"
                 )
         if self.num_cards < self.num_players:
@@ -141,14 +141,15 @@ class Rules:
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; presets are {sorted(PRESETS)}")
         _check_names(overrides)
-        kwargs: dict[str, Any] = {**PRESETS[name], "preset": name, **overrides}
+        kwargs: dict[str, Any] = {**PRESETS[name], "preset_name": name, **overrides}
         return cls(**kwargs)
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> Rules:
-        """Rules from a dict of options; ``"preset"`` picks a preset to start from."""
+        """Rules from a dict of options; ``"preset"`` (or ``"preset_name"``) picks a preset."""
         opts = dict(options)
         name = opts.pop("preset", None)
+        name = opts.pop("preset_name", None) or name
         if name is not None:
             return cls.preset(name, **opts)
         _check_names(opts)

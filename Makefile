@@ -1,0 +1,70 @@
+# President RL environment: the two commands a new user needs are `make demo` and `make test`.
+# Each creates its own virtual environment (.venv) on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed
+
+BENCH_VENV  := .venv-bench
+BENCH_PY    := $(BENCH_VENV)/bin/python
+BENCH_PIP   := $(BENCH_PY) -m pip
+BENCH_STAMP := $(BENCH_VENV)/.installed
+
+# torch FIRST, pinned: a CPU wheel of this release lies on disk; an unpinned torch
+# (asked for directly or by stable-baselines3) pulls a multi-GB CUDA build.
+TORCH := torch==2.13.0
+
+# Everything that ruff and mypy check (folders that do not exist yet are skipped).
+SRC := $(wildcard president_env agents train benchmarks tests)
+
+export PIP_NO_INPUT := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help venv test lint typecheck demo bench clean distclean
+
+help:
+	@echo "make demo   - install (first time) and run the demo"
+	@echo "make test   - install (first time), lint, type-check and run the tests"
+	@echo "make lint   - ruff check + mypy only"
+	@echo "make bench  - throughput benchmark against peers (own venv: $(BENCH_VENV))"
+	@echo "make clean  - remove caches and build files; distclean also removes the venvs"
+
+venv: $(STAMP)
+
+# Rebuilt when pyproject.toml changes; a venv whose python does not run is recreated.
+$(STAMP): pyproject.toml
+	@$(PY) -c "" 2>/dev/null || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
+	$(PIP) install -q $(TORCH)
+	$(PIP) install -q -e ".[dev]"
+	@touch $@
+
+test: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy $(SRC)
+	MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy $(SRC)
+
+demo: venv
+	$(PY) -m president_env.demo
+
+$(BENCH_STAMP): pyproject.toml
+	@$(BENCH_PY) -c "" 2>/dev/null || { rm -rf $(BENCH_VENV) && $(PYTHON) -m venv $(BENCH_VENV); }
+	$(BENCH_PIP) install -q $(TORCH)
+	$(BENCH_PIP) install -q -e . rlcard open_spiel "pettingzoo[classic]"
+	@touch $@
+
+bench: $(BENCH_STAMP)
+	$(BENCH_PY) benchmarks/bench.py
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -path ./$(BENCH_VENV) -prune -o \
+		-name __pycache__ -type d -print0 | xargs -0 rm -rf
+
+distclean: clean
+	rm -rf $(VENV) $(BENCH_VENV)

@@ -1,0 +1,539 @@
+"""President as a PettingZoo AEC environment (``president_v0``).
+
+| Import             | `from president_env import env, raw_env`                         |
+|--------------------|------------------------------------------------------------------|
+| Creation           | `env(preset="cardverse", num_players=5)`                         |
+| Actions            | Discrete                                                         |
+| Parallel API       | No                                                               |
+| Manual Control     | No                                                               |
+| Agents             | `agents = ['player_0', ..., 'player_{N-1}']`                     |
+| Agents             | 3 to 8 (`num_players`, default 4)                                |
+| Action Shape       | ()                                                               |
+| Action Values      | Discrete(A), A from the rules (53 for the default 4-player game) |
+| Observation Shape  | (199 + 5N + 2N²,) (251 for 4 players)                            |
+| Observation Values | [0, bound per entry] (counts, one-hots, scores)                  |
+
+President (also Scum, Asshole, Daifugō, Tycoon) is a shedding card game for 3 to 8 players: the
+first player to get rid of their cards becomes President, the last one Bum. A trick is led with
+a set of cards of one rank (or a run, with the `runs` option); each following play must be of the
+same size and higher (or equal, with `allow_equal`); a player may pass. The trick ends when every
+other player has passed, and the last player who played leads the next one. The rules follow
+`RULES.md`; every house rule is an option of :class:`~president_env.rules.Rules`, and five presets
+(`standard`, `revolution`, `runs`, `cardverse`, `daifugo`) name the common variants.
+
+The environment is a thin adapter over the batched engine (:class:`~president_env.engine.Engine`)
+with a batch of one game: `agent_selection` is the engine's player to act, observations and the
+legal-action mask come from the engine, and the mask and the observation of the player to act are
+computed once per step, when first needed.
+
+### Observations
+
+`observe(agent)` returns a dict: `"observation"` (float32 vector of the table as `agent` may see
+it) and `"action_mask"` (int8 vector, 1 for each legal action). The mask is all zeros for every
+agent but the one to act (and for everyone once the game is over). Nothing in the observation
+depends on another player's hidden cards. Seats in the per-player blocks are relative: seat `k`
+is the `k`-th seat to the observer's left, `k = 0` the observer itself. With `N` players and
+`o = 91`:
+
+| index                          | name          | content                                        |
+|--------------------------------|---------------|------------------------------------------------|
+| 0 - 52                         | `hand`        | own cards, count per card id (rank*4+suit; 52 = joker) |
+| 53 - 66                        | `played`      | cards played this deal per rank (3..2), then jokers |
+| 67 - 70                        | `pile_kind`   | one-hot top play: empty, set, jokers-only set, run |
+| 71                             | `pile_size`   | cards in the top play                          |
+| 72 - 84                        | `pile_rank`   | one-hot rank of the top set / bottom of the top run |
+| 85                             | `revolution`  | 1 while the rank order is reversed             |
+| 86                             | `leading`     | 1 if the observer is to act on an empty pile   |
+| 87 - 89                        | `phase`       | one-hot: exchange, play, game over             |
+| 90                             | `to_act`      | 1 if the observer is to act                    |
+| o .. o+N-1                     | `cards_left`  | cards held by seat k                           |
+| o+N .. o+2N-1                  | `passed`      | seat k passed in this trick                    |
+| o+2N .. o+3N-1                 | `last_player` | seat k made the top play                       |
+| o+3N .. o+4N-1                 | `current`     | seat k is to act                               |
+| o+4N .. o+4N+N²-1              | `place`       | one-hot place in this deal, row per seat k     |
+| o+4N+N² .. o+4N+2N²-1          | `title`       | one-hot place in the previous deal, row per seat k |
+| o+4N+2N² .. o+5N+2N²-1         | `score`       | cumulative score of seat k                     |
+| o+5N+2N² (53)                  | `gave`        | cards the observer gave in this deal's exchange |
+| o+5N+2N²+53 (53)               | `received`    | cards the observer received in the exchange    |
+| o+5N+2N²+106                   | `to_return`   | cards the observer still has to return         |
+| o+5N+2N²+107                   | `deal`        | index of the deal / number of deals            |
+
+`raw_env.obs_layout.slices` gives every block as a slice
+(:class:`~president_env.observe.ObservationLayout`).
+
+### Actions
+
+One flat `Discrete(A)` space (`S` = largest set, 4 per deck plus the jokers; `J` = jokers in the
+pack), laid out by :class:`~president_env.actions.ActionLayout`:
+
+| id                         | action                                                       |
+|----------------------------|--------------------------------------------------------------|
+| 0                          | pass (only when following)                                   |
+| 1 + rank*S + size-1        | a set of `size` cards of `rank` (rank 0 = "3" .. 12 = "2"), natural cards first, jokers for the rest |
+| joker_base + size-1        | `size` jokers alone (J ids, with jokers)                     |
+| run_base + i               | run `i` of `layout.runs` (with `runs`): suit, bottom, length |
+| give_base + card           | return `card` in the card exchange (with `deals > 1`)        |
+
+`raw_env.layout.name(a)` names any id (`"pair of 9"`, `"run 5-6-7 of hearts"`, `"give 10h"`).
+
+### Legal Actions Mask
+
+`observation["action_mask"]` of the agent to act: leading, any set (or run) it can make;
+following, a pass or any play of the same kind and size that beats the top play; in the
+exchange phase, the cards it may return.
+
+An illegal action (`illegal_action="raise"`, the default) raises a ValueError that names the
+action and the legal ones, and changes nothing. With `illegal_action="penalty"` it ends the game
+as in PettingZoo's classic environments (`TerminateIllegalWrapper`): the offending agent gets
+-1, the others 0, and every agent is terminated. An action of the wrong type (a float, a bool,
+an array that is not 0-d, a string) raises a TypeError, an id out of range a ValueError, both
+changing nothing. `step(None)` is the action of a terminated agent only.
+
+### Rewards
+
+At the end of every deal each player is rewarded by their place; the reward accumulates in
+`_cumulative_rewards` and `last()` returns it to each agent at its next turn (or when it is
+terminated). Option `reward`:
+
+| `reward`        | reward per deal                                                      |
+|-----------------|----------------------------------------------------------------------|
+| `"linear"`      | `1 - 2 * place / (N - 1)`: +1 for first, -1 for last, zero-sum (default) |
+| `"scores"`      | the points of the place under `rules.scoring`                        |
+| sequence of N   | one reward per place, first place first                              |
+
+All agents are terminated when the game ends (after `deals` deals, or when `target_score` is
+reached); truncations are always False. `infos[agent]` is `{"deal": d}` (0-based deal in play),
+with `"score"` (final cumulative score) and `"standing"` (0 = winner) added when the game ends.
+
+### Options and variants
+
+`env(preset=None, rules=None, render_mode=None, illegal_action="raise", reward="linear",
+**options)`: `preset` names a preset (`Rules.preset`), `rules` gives a whole
+:class:`~president_env.rules.Rules`, and any rule option may be given as a keyword on top
+(`env(preset="cardverse", num_players=5)`, `env(runs=True, jokers=2)`). Unknown or impossible
+options raise ValueError at construction. `render_mode` is `None`, `"ansi"` (`render()` returns
+the table as text) or `"human"` (the table is printed after every step).
+
+`reset(seed=s)` seeds the environment (the deals and every later `reset()` follow from `s`);
+`reset()` with no seed on a fresh environment draws one. `reset(options={"hands": [...]})`
+starts the first deal from given hands, one text per seat (`["3c 4d 2s", "JK 10h", ...]`, or a
+`[N, 53]` count array); other keys of `options` are ignored.
+
+`env()` adds the standard wrappers of the classic environments: `TerminateIllegalWrapper`
+(`illegal_action="penalty"` only), an `AssertOutOfBoundsWrapper` (its subclass
+:class:`ActionCheckWrapper`, which raises the TypeError / ValueError above instead of a bare
+assertion) and `OrderEnforcingWrapper`. `raw_env(...)` is the bare environment.
+
+### Version History
+
+* v0: Initial release (president-env 0.1.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from president_env._adapt import (
+    RewardOption,
+    as_action,
+    is_linear,
+    make_rules,
+    observation_high,
+    reward_table,
+)
+from president_env.actions import Kind
+from president_env.engine import PHASE_DONE, Engine, State
+from president_env.render import render_table
+from president_env.rules import Rules
+
+Obs = dict[str, npt.NDArray[Any]]
+
+ILLEGAL_ACTIONS = ("raise", "penalty")
+RENDER_MODES = ("ansi", "human")
+ILLEGAL_REWARD = -1.0
+
+
+def env(
+    preset: str | None = None,
+    rules: Rules | None = None,
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    reward: RewardOption = "linear",
+    **options: Any,
+) -> AECEnv:
+    """The President AEC env with the standard PettingZoo wrappers (see the module docstring)."""
+    e: AECEnv = raw_env(
+        preset=preset,
+        rules=rules,
+        render_mode=render_mode,
+        illegal_action=illegal_action,
+        reward=reward,
+        **options,
+    )
+    if illegal_action == "penalty":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
+    e = ActionCheckWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class ActionCheckWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """AssertOutOfBoundsWrapper with clear errors: a TypeError for an action of the wrong type,
+    a ValueError for an id out of range or ``None`` for an agent that is not terminated."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw: raw_env = env.unwrapped  # type: ignore[assignment]
+        self._num_actions = int(self._raw.num_actions)
+
+    def step(self, action: Any) -> None:
+        if action is None:
+            raw = self._raw
+            agent = raw.agent_selection
+            if not (raw.terminations.get(agent, False) or raw.truncations.get(agent, False)):
+                raise ValueError(raw._none_message(agent))
+        elif type(action) is not int or not 0 <= action < self._num_actions:
+            as_action(action, self._num_actions)
+        self.env.step(action)
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
+    """President as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "president_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        reward: RewardOption = "linear",
+        **options: Any,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            preset=preset,
+            rules=rules,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            reward=reward,
+            **options,
+        )
+        super().__init__()
+        self.rules: Rules = make_rules(preset, rules, options)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.reward_table = reward_table(self.rules, reward)
+        self._linear = is_linear(self.rules, self.reward_table)
+
+        self.engine = Engine(self.rules)
+        self.layout = self.engine.layout
+        self.obs_layout = self.engine.obs_layout
+        self.num_actions: int = self.engine.num_actions
+        n = self.rules.num_players
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0,
+                    high=observation_high(self.rules, self.obs_layout),
+                    shape=(self.engine.obs_size,),
+                    dtype=np.float32,
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {
+            a: obs_space if i == 0 else _copy_space(obs_space)
+            for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+
+        self.np_random: np.random.Generator | None = None
+        self.np_random_seed: int | None = None
+        self._state: State | None = None
+        self._current = -1
+        self._over = False
+        self._obs_cur: Obs | None = None
+        self._mask_cur: npt.NDArray[np.int8] | None = None
+        self._obs_other: dict[int, Obs] = {}
+        self._rewards_dirty = False
+        self._pile_cards: npt.NDArray[np.int8] | None = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (see the module docstring for ``seed`` and ``options["hands"]``)."""
+        rng, rng_seed = self.np_random, self.np_random_seed
+        if seed is not None or rng is None:
+            rng, rng_seed = seeding.np_random(seed)
+        state_before = None if rng is None else rng.bit_generator.state
+        game_seed = int(rng.integers(0, 2**63 - 1))
+        hands = options.get("hands") if isinstance(options, dict) else None
+        try:
+            if hands is None:
+                state = self.engine.init([game_seed])
+            else:
+                state = self.engine.init_from_hands(hands, seed=game_seed)
+                if state.batch_size != 1:
+                    raise ValueError(
+                        f"options['hands'] must give the hands of one game (one text or one "
+                        f"row of 53 counts per seat), got {state.batch_size} games"
+                    )
+        except Exception:
+            if rng is self.np_random and state_before is not None:
+                rng.bit_generator.state = state_before  # a failed reset changes nothing
+            raise
+        self.np_random, self.np_random_seed = rng, rng_seed
+        self._state = state
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {"deal": 0} for a in self.agents}
+        self._skip_agent_selection = None
+        self._over = False
+        self._rewards_dirty = False
+        self._pile_cards = None
+        self._new_position()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: Any) -> None:
+        """The agent in ``agent_selection`` takes ``action`` (``None`` for a terminated agent)."""
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent was removed: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"{agent} is terminated (the game is over): its only valid action is None; "
+                    "step(None) for every agent, or reset() for a new game"
+                )
+            self._was_dead_step(action)
+            return
+        if type(action) is int and 0 <= action < self.num_actions:
+            a = action
+        elif action is None:
+            raise ValueError(self._none_message(agent))
+        else:
+            a = as_action(action, self.num_actions)
+        mask = self._mask_cur
+        if mask is None:
+            mask = self._refresh()
+        if not mask[a]:
+            if self.illegal_action == "penalty":
+                self._end_by_illegal_move(agent)
+                return
+            raise ValueError(self._illegal_message(a))
+
+        if self._rewards_dirty:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_dirty = False
+        self._cumulative_rewards[agent] = 0.0
+        if self.render_mode is not None:
+            self._track_pile(a)
+        self.engine.step_inplace(state, a, check=False)
+        if state.deal_over[0]:
+            self._end_deal(state)
+        self._new_position()
+        if self.render_mode == "human":
+            self.render()
+
+    def _new_position(self) -> None:
+        """Point agent_selection at the engine's player to act; drop the per-step caches."""
+        state = self._state
+        assert state is not None
+        self._obs_cur = None
+        self._mask_cur = None
+        if self._obs_other:
+            self._obs_other = {}
+        cur = int(state.current[0])
+        self._current = cur
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+        else:  # the game is over: terminated agents step first
+            self.agent_selection = self.possible_agents[0]
+            self._deads_step_first()
+
+    def _end_deal(self, state: State) -> None:
+        if self._linear:
+            r = state.rewards[0].tolist()
+        else:
+            r = self.reward_table[state.title[0]].tolist()
+        self.rewards = dict(zip(self.possible_agents, r))
+        self._rewards_dirty = True
+        self._accumulate_rewards()
+        deal = int(state.deal[0])
+        if state.phase[0] == PHASE_DONE:
+            standing = self.engine.standings(state)[0]
+            self.infos = {
+                a: {"deal": deal, "score": int(state.scores[0, i]), "standing": int(standing[i])}
+                for i, a in enumerate(self.possible_agents)
+            }
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.infos = {a: {"deal": deal} for a in self.agents}
+
+    def _end_by_illegal_move(self, agent: str) -> None:
+        """PettingZoo's TerminateIllegalWrapper behaviour, for the bare env."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._rewards_dirty = True
+        self._accumulate_rewards()
+        self._over = True
+        self._current = -1
+        self._obs_cur = self._mask_cur = None
+        self._obs_other = {}
+        self._deads_step_first()
+
+    # ------------------------------------------------------------------ observe
+    def observe(self, agent: str) -> Obs:
+        """``{"observation", "action_mask"}`` of ``agent`` (the mask is zero unless it is to act)."""
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        if seat == self._current:
+            obs = self._obs_cur
+            if obs is None:
+                self._refresh()
+                obs = self._obs_cur
+                assert obs is not None
+            return obs
+        obs = self._obs_other.get(seat)
+        if obs is None:
+            if self._state is None:
+                raise RuntimeError("call reset() before observe()")
+            obs = {
+                "observation": self.engine.observe(self._state, [seat])[0],
+                "action_mask": np.zeros(self.num_actions, np.int8),
+            }
+            self._obs_other[seat] = obs
+        return obs
+
+    def _refresh(self) -> npt.NDArray[np.int8]:
+        """Compute (once per step) the mask and observation of the player to act."""
+        state = self._state
+        assert state is not None and self._current >= 0
+        mask = np.empty(self.num_actions, np.int8)
+        self.engine.legal_action_mask(state, out=mask.view(np.bool_).reshape(1, -1))
+        obs = self.engine.observe(state)[0]
+        self._mask_cur = mask
+        self._obs_cur = {"observation": obs, "action_mask": mask}
+        return mask
+
+    def action_mask(self, agent: str | None = None) -> npt.NDArray[np.int8]:
+        """The legal-action mask of ``agent`` (default: the agent to act)."""
+        return self.observe(self.agent_selection if agent is None else agent)["action_mask"]
+
+    # ------------------------------------------------------------------ views
+    @property
+    def game_state(self) -> State:
+        """The engine state of the game (a batch of one); do not modify it."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``), or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode: "
+                "use raw_env(render_mode='ansi') or 'human'."
+            )
+            return None
+        if self._state is None:
+            raise RuntimeError("call reset() before render()")
+        text = render_table(
+            self.rules,
+            self._state,
+            0,
+            pile_cards=self._pile_cards,
+            layout=self.layout,
+        )
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ helpers
+    def _track_pile(self, a: int) -> None:
+        """Remember the exact cards of the last play (for rendering only)."""
+        state = self._state
+        assert state is not None
+        kind = self.layout.kind[a]
+        if kind in (Kind.SET, Kind.JOKERS, Kind.RUN):
+            self._pile_cards = self.layout.cards_for(a, state.hands[0, self._current])
+
+    def _legal_text(self) -> str:
+        mask = self._mask_cur if self._mask_cur is not None else self._refresh()
+        legal = [f"{i} ({self.layout.name(i)})" for i in np.flatnonzero(mask)]
+        shown = ", ".join(legal[:30])
+        return shown + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
+
+    def _illegal_message(self, a: int) -> str:
+        agent = self.agent_selection
+        return (
+            f"action {a} ({self.layout.name(a)}) is illegal for {agent}; legal actions: "
+            f"{self._legal_text()}"
+        )
+
+    def _none_message(self, agent: str) -> str:
+        return (
+            f"step(None) is only for terminated agents, but {agent} is to act; legal actions: "
+            f"{self._legal_text()}"
+        )
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+
+def _copy_space(space: spaces.Dict) -> spaces.Dict:
+    """An equal but distinct Dict space (each agent seeds its own)."""
+    return spaces.Dict({k: _copy_box(v) for k, v in space.spaces.items()})
+
+
+def _copy_box(box: spaces.Space) -> spaces.Box:
+    assert isinstance(box, spaces.Box)
+    return spaces.Box(low=box.low, high=box.high, shape=box.shape, dtype=box.dtype)

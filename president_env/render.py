@@ -1,0 +1,150 @@
+"""Text rendering of a President table, a trick and a hand.
+
+Pure functions of ``(rules, state, game index)``: nothing here changes a state, and nothing in
+the engine depends on this module. The adapters (:mod:`president_env.env`,
+:mod:`president_env.wrappers`) call :func:`render_table` for their ``"ansi"`` and ``"human"``
+render modes.
+
+Example (``render_table(rules, state)`` of a 4-player game)::
+
+    President v0 - 4 players, preset revolution - deal 1 of 1 - play
+    Pile: pair of 9 (9c 9h), played by seat 2; usual order
+      seat  title           cards  place  score  this trick
+    > 0     -                  11  -          0  to act
+      1     -                   0  1st        0  out
+      2     -                   9  -          0  last play
+      3     -                  12  -          0  passed
+    Hand of seat 0: 3c 4d 5d 6h 9s 10c Jd Qd Kh Ah 2c
+
+The engine's state keeps the kind, rank and size of the top play but not its suits, so the
+pile shows the exact cards only when the caller passes them (``pile_cards``, as the AEC env
+does); otherwise it shows the play's name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from president_env.actions import ActionLayout, Kind
+from president_env.cards import NUM_CARDS, RANK_NAMES, format_hand
+from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, State
+from president_env.rules import Rules
+
+PHASE_NAMES = ("exchange", "play", "game over")
+
+
+def title_name(place: int, num_players: int) -> str:
+    """Title earned by finishing in ``place`` (0 = first) among ``num_players``; "-" if none."""
+    if place < 0:
+        return "-"
+    if place == 0:
+        return "President"
+    if place == num_players - 1:
+        return "Bum"
+    if num_players >= 4 and place == 1:
+        return "Vice-President"
+    if num_players >= 4 and place == num_players - 2:
+        return "Vice-Bum"
+    return "Neutral"
+
+
+def ordinal(place: int) -> str:
+    """``0 -> "1st"``, ``1 -> "2nd"``, ... (places are 0-based in the state)."""
+    n = place + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def render_hand(counts: npt.ArrayLike) -> str:
+    """A hand (53 counts) as text, lowest card first, or ``"(no cards)"``."""
+    text = format_hand(counts)
+    return text if text else "(no cards)"
+
+
+def describe_pile(
+    rules: Rules,
+    state: State,
+    game: int = 0,
+    pile_cards: npt.ArrayLike | None = None,
+    layout: ActionLayout | None = None,
+) -> str:
+    """The top play of game ``game`` in words: ``"pair of 9 (9c 9h), played by seat 2"``."""
+    lay = layout if layout is not None else ActionLayout(rules)
+    kind = int(state.pile_kind[game])
+    if kind == Kind.PASS:
+        return "empty"
+    rank, size = int(state.pile_rank[game]), int(state.pile_size[game])
+    if kind == Kind.SET:
+        what = lay.name(lay.set_action(rank, size))
+    elif kind == Kind.JOKERS:
+        what = lay.name(lay.jokers_action(size))
+    else:
+        what = f"run {'-'.join(RANK_NAMES[rank:rank + size])}"
+    if pile_cards is not None:
+        cards = np.asarray(pile_cards)
+        if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:
+            what += f" ({format_hand(cards)})"
+    return f"{what}, played by seat {int(state.last_player[game])}"
+
+
+def render_table(
+    rules: Rules,
+    state: State,
+    game: int = 0,
+    seat: int | None = None,
+    show_all: bool = False,
+    pile_cards: npt.ArrayLike | None = None,
+    layout: ActionLayout | None = None,
+) -> str:
+    """The table of game ``game`` as text.
+
+    Shows the deal and phase, the pile (with its exact cards if ``pile_cards`` is given), the
+    rank order, one line per seat (title from the previous deal, cards left, place in this
+    deal, score, whether the seat passed, made the top play or is to act, cards it still has to
+    return in the exchange), and the hand of ``seat`` (default: the player to act), or every
+    hand with ``show_all``.
+    """
+    p = rules.num_players
+    if not 0 <= game < state.batch_size:
+        raise ValueError(f"game {game} is out of range 0..{state.batch_size - 1}")
+    if seat is not None and not 0 <= seat < p:
+        raise ValueError(f"seat {seat} is out of range 0..{p - 1}")
+    phase = int(state.phase[game])
+    current = int(state.current[game])
+    preset = f", preset {rules.preset}" if rules.preset else ""
+    lines = [
+        f"President v0 - {p} players{preset} - deal {int(state.deal[game]) + 1} of "
+        f"{rules.deals} - {PHASE_NAMES[phase]}"
+    ]
+    order = "REVOLUTION (order reversed)" if state.revolution[game] else "usual order"
+    lines.append(f"Pile: {describe_pile(rules, state, game, pile_cards, layout)}; {order}")
+    lines.append("  seat  title           cards  place  score  this trick")
+    left = state.hands[game].sum(axis=-1)
+    for q in range(p):
+        status = []
+        if q == current:
+            status.append("to act")
+        if state.passed[game, q]:
+            status.append("passed")
+        if int(state.last_player[game]) == q and state.pile_kind[game] != Kind.PASS:
+            status.append("last play")
+        if state.place[game, q] >= 0 and phase != PHASE_DONE:
+            status.append("out")
+        if phase == PHASE_EXCHANGE and state.to_return[game, q] > 0:
+            status.append(f"returns {int(state.to_return[game, q])}")
+        place = int(state.place[game, q])
+        lines.append(
+            f"{'>' if q == current else ' '} {q:<5} {title_name(int(state.title[game, q]), p):<15}"
+            f" {int(left[q]):>5}  {ordinal(place) if place >= 0 else '-':<5}"
+            f" {int(state.scores[game, q]):>5}  {', '.join(status)}".rstrip()
+        )
+    if phase == PHASE_DONE:
+        lines.append("Game over. Scores: " + ", ".join(
+            f"seat {q}: {int(state.scores[game, q])}" for q in range(p)
+        ))
+    shown = range(p) if show_all else [seat if seat is not None else current]
+    for q in shown:
+        if q >= 0:
+            lines.append(f"Hand of seat {q}: {render_hand(state.hands[game, q])}")
+    return "\n".join(lines)
