@@ -1,0 +1,163 @@
+"""A trained policy as an agent: a masked actor-critic network and its checkpoint format.
+
+A checkpoint is a file written by :func:`save_policy` (``torch.save`` of a plain dict):
+``{"format": "president-policy", "version": 1, "rules": Rules.to_dict(), "obs_size",
+"num_actions", "hidden", "state_dict", "meta"}``. :meth:`PolicyAgent.load` checks every part and
+raises :class:`CheckpointError` with the reason for a missing, corrupt or foreign file, or one
+trained for other rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from president_env.engine import Engine
+from president_env.rules import Rules
+
+FORMAT = "president-policy"
+VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used (missing, corrupt, wrong format or rules)."""
+
+
+class PolicyNet(nn.Module):
+    """Shared MLP trunk, a masked policy head over the flat actions and a value head."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int = 256) -> None:
+        super().__init__()
+        self.obs_size, self.num_actions, self.hidden = obs_size, num_actions, hidden
+        self.trunk = nn.Sequential(
+            nn.Linear(obs_size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
+        )
+        self.pi = nn.Linear(hidden, num_actions)
+        self.v = nn.Linear(hidden, 1)
+        nn.init.orthogonal_(self.pi.weight, gain=0.01)
+        nn.init.zeros_(self.pi.bias)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (illegal actions at -1e9) and values."""
+        h = self.trunk(_scale(obs))
+        logits = self.pi(h).masked_fill(~mask, -1e9)
+        return logits, self.v(h).squeeze(-1)
+
+
+def _scale(obs: torch.Tensor) -> torch.Tensor:
+    # counts and scores can reach tens; a fixed squashing keeps inputs in a sane range
+    return torch.tanh(obs / 4.0) * 2.0
+
+
+def save_policy(path: str | Path, net: PolicyNet, rules: Rules, meta: dict[str, Any] | None = None) -> None:
+    """Write ``net`` (trained for ``rules``) as a checkpoint file."""
+    torch.save(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": rules.to_dict(),
+            "obs_size": net.obs_size,
+            "num_actions": net.num_actions,
+            "hidden": net.hidden,
+            "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+            "meta": meta or {},
+        },
+        Path(path),
+    )
+
+
+def load_policy(path: str | Path, rules: Rules | None = None) -> tuple[PolicyNet, Rules, dict[str, Any]]:
+    """Read a checkpoint; with ``rules``, check it was trained for them."""
+    p = Path(path)
+    if not p.is_file():
+        raise CheckpointError(f"no checkpoint file at {p}")
+    try:
+        ck = torch.load(p, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises many kinds for a damaged file
+        raise CheckpointError(f"{p} is not a readable checkpoint ({type(e).__name__}: {e})") from e
+    if not isinstance(ck, dict) or ck.get("format") != FORMAT:
+        raise CheckpointError(f"{p} is not a {FORMAT} checkpoint")
+    if ck.get("version") != VERSION:
+        raise CheckpointError(f"{p} has checkpoint version {ck.get('version')}, expected {VERSION}")
+    try:
+        trained = Rules.from_dict(dict(ck["rules"], preset_name=None))
+    except (KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(f"{p} holds invalid rules: {e}") from e
+    if rules is not None and _comparable(rules) != _comparable(trained):
+        diff = {
+            k: (v, trained.to_dict()[k])
+            for k, v in _comparable(rules).items()
+            if _comparable(trained)[k] != v
+        }
+        raise CheckpointError(
+            f"{p} was trained for other rules; differences (wanted, trained): {diff}"
+        )
+    eng = Engine(trained)
+    if ck.get("obs_size") != eng.obs_size or ck.get("num_actions") != eng.num_actions:
+        raise CheckpointError(f"{p}: network sizes do not match its rules")
+    net = PolicyNet(eng.obs_size, eng.num_actions, int(ck.get("hidden", 256)))
+    try:
+        net.load_state_dict(ck["state_dict"])
+    except (KeyError, RuntimeError) as e:
+        raise CheckpointError(f"{p}: the weights do not fit the network ({e})") from e
+    net.eval()
+    return net, trained, dict(ck.get("meta", {}))
+
+
+def _comparable(rules: Rules) -> dict[str, Any]:
+    d = rules.to_dict()
+    d.pop("preset_name")
+    d["decks"] = rules.num_decks
+    return d
+
+
+class PolicyAgent:
+    """Plays a trained checkpoint through the agent interface (greedy by default)."""
+
+    def __init__(
+        self,
+        net: PolicyNet,
+        rules: Rules,
+        greedy: bool = True,
+        seed: int | None = None,
+        device: str = "cpu",
+    ) -> None:
+        self.net = net.to(device).eval()
+        self.rules = rules
+        self.greedy = greedy
+        self.device = device
+        self.gen = torch.Generator(device=device)
+        self.gen.manual_seed(0 if seed is None else seed)
+
+    @classmethod
+    def load(cls, path: str | Path, rules: Rules | None = None, **kwargs: Any) -> PolicyAgent:
+        net, trained, _ = load_policy(path, rules)
+        return cls(net, rules or trained, **kwargs)
+
+    @torch.no_grad()
+    def act_batch(
+        self, observations: npt.ArrayLike, action_masks: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        obs = torch.as_tensor(np.asarray(observations, np.float32), device=self.device)
+        mask = torch.as_tensor(np.asarray(action_masks, bool), device=self.device)
+        if obs.ndim != 2 or mask.ndim != 2 or obs.shape[0] != mask.shape[0]:
+            raise ValueError(f"expected [B, obs] and [B, actions], got {obs.shape}, {mask.shape}")
+        if obs.shape[1] != self.net.obs_size or mask.shape[1] != self.net.num_actions:
+            raise ValueError(
+                f"observation/mask sizes {obs.shape[1]}/{mask.shape[1]} do not match the "
+                f"policy's {self.net.obs_size}/{self.net.num_actions}"
+            )
+        logits, _ = self.net(obs, mask)
+        if self.greedy:
+            a = logits.argmax(-1)
+        else:
+            a = torch.multinomial(torch.softmax(logits, -1), 1, generator=self.gen).squeeze(-1)
+        return a.cpu().numpy().astype(np.int64)
+
+    def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

@@ -1,0 +1,101 @@
+"""The main job (``make demo``): a game on the table, a short training, a tournament, plots.
+
+1. deals a 4-player ``standard`` game and shows the table and a few random legal plays;
+2. trains a policy for ``--minutes`` on the CPU (imitation of the Hard agent as a warm start,
+   then batched PPO against rule-based opponents), with a progress bar;
+3. plays duplicate tournaments of that policy against three Random, Easy, Normal and Hard
+   agents, and, when present, of the shipped pretrained policy, and prints the tables;
+4. writes the learning curve (PNG), the tables (markdown, JSON) to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.policy import PolicyAgent
+from president_env.engine import Engine
+from president_env.render import render_table
+from president_env.rules import Rules
+from train.evaluate import evaluate_policy, table
+from train.plots import plot_learning_curve
+from train.selfplay_ppo import Args, train
+
+PRETRAINED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
+
+
+def show_game(rules: Rules, seed: int, plays: int = 6) -> None:
+    eng = Engine(rules)
+    state = eng.init([seed])
+    rng = np.random.default_rng(seed)
+    print(render_table(rules, state))
+    for _ in range(plays):
+        mask = eng.legal_action_mask(state)
+        a = eng.sample_random(mask, rng)
+        print(f"\n> seat {int(state.current[0])} plays: {eng.layout.name(int(a[0]))}")
+        state = eng.step(state, a)
+    print()
+    print(render_table(rules, state))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--minutes", type=float, default=3.0, help="training time")
+    ap.add_argument("--deals", type=int, default=500, help="duplicate deals per tournament")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=Path("results/demo"))
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rules = Rules.preset("standard", num_players=4)
+
+    print("=" * 78 + "\n1. A game of President (4 players, standard rules)\n" + "=" * 78)
+    show_game(rules, args.seed)
+
+    print("=" * 78 + f"\n2. Training a policy for {args.minutes:g} minutes on the CPU\n" + "=" * 78)
+    t0 = time.perf_counter()
+    summary = train(
+        Args(
+            preset="standard",
+            total_steps=10**9,
+            max_seconds=args.minutes * 60,
+            bc_decisions=100_000,
+            num_envs=128,
+            rollout=64,
+            seed=args.seed,
+            out=str(args.out / "runs"),
+            threads=1,
+        )
+    )
+    print(
+        f"trained {summary['steps']:,} learner steps in {time.perf_counter() - t0:.0f} s "
+        f"({summary['steps_per_s']:,.0f} steps/s); checkpoint {summary['checkpoint']}"
+    )
+    curve = plot_learning_curve(
+        Path(summary["run_dir"]) / "metrics.csv", args.out / "learning_curve.png",
+        "Demo: PPO after imitation of Hard, 4-player standard",
+    )
+    print(f"learning curve: {curve}")
+
+    print("=" * 78 + f"\n3. Tournaments ({args.deals} duplicate deals each)\n" + "=" * 78)
+    results = {}
+    candidates = [("demo policy", Path(summary["checkpoint"]))]
+    if PRETRAINED.is_file():
+        candidates.append(("shipped pretrained policy", PRETRAINED))
+    for label, path in candidates:
+        policy = PolicyAgent.load(path, rules)
+        rows = evaluate_policy(policy, rules, args.deals, seed=args.seed + 1, progress=True)
+        results[label] = rows
+        print(f"\n{label} ({path}):\n")
+        print(table(rows, rules.num_players))
+    (args.out / "tournaments.json").write_text(json.dumps(results, indent=2))
+    md = "\n\n".join(f"## {k}\n\n{table(v, rules.num_players)}" for k, v in results.items())
+    (args.out / "tournaments.md").write_text(md + "\n")
+    print(f"\nwritten: {args.out}/tournaments.md, tournaments.json, learning_curve.png")
+
+
+if __name__ == "__main__":
+    main()
