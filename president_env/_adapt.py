@@ -8,7 +8,7 @@ for a Box space, and reward schemes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -16,10 +16,21 @@ import numpy.typing as npt
 from president_env.observe import ObservationLayout
 from president_env.rules import Rules
 
-RewardOption = Union[str, Sequence[float]]
+RewardOption = str | Sequence[float]
 """``"linear"`` (default), ``"scores"``, or one reward per place (first place first)."""
 
 REWARD_SCHEMES = ("linear", "scores")
+
+SEED_HIGH = 2**63 - 1
+"""Engine seeds drawn by the adapters lie in ``0 .. SEED_HIGH - 1``."""
+
+
+def game_seed(seed: int) -> int:
+    """The engine seed of the game that ``reset(seed=seed)`` deals (AEC and vector envs)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"a seed is a non-negative integer, got {seed!r}")
+    state = np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)
+    return int(state[0] >> np.uint64(1))
 
 
 def make_rules(preset: str | None, rules: Rules | None, options: dict[str, Any]) -> Rules:

@@ -27,7 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.actions import ActionLayout, Kind
-from president_env.cards import NUM_CARDS, RANK_NAMES, format_hand
+from president_env.cards import (
+    NUM_CARDS,
+    NUM_NATURAL,
+    NUM_SUITS,
+    RANK_NAMES,
+    SUIT_WORDS,
+    format_hand,
+)
 from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, State
 from president_env.rules import Rules
 
@@ -84,6 +91,9 @@ def describe_pile(
     if pile_cards is not None:
         cards = np.asarray(pile_cards)
         if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:
+            natural = np.flatnonzero(cards[:NUM_NATURAL])
+            if kind == Kind.RUN and len(natural):
+                what += f" of {SUIT_WORDS[int(natural[0]) % NUM_SUITS]}"
             what += f" ({format_hand(cards)})"
     return f"{what}, played by seat {int(state.last_player[game])}"
 
@@ -112,7 +122,7 @@ def render_table(
         raise ValueError(f"seat {seat} is out of range 0..{p - 1}")
     phase = int(state.phase[game])
     current = int(state.current[game])
-    preset = f", preset {rules.preset}" if rules.preset else ""
+    preset = f", preset {rules.preset_name}" if rules.preset_name else ""
     lines = [
         f"President v0 - {p} players{preset} - deal {int(state.deal[game]) + 1} of "
         f"{rules.deals} - {PHASE_NAMES[phase]}"

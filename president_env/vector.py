@@ -1,0 +1,257 @@
+"""Many President games in one object, for fast self-play and training.
+
+``VectorEnv(num_envs, preset=..., seed=...)`` holds ``B = num_envs`` games in one batched engine
+state and advances them together; every call is a fixed number of batched engine calls, with no
+Python loop over games. Every game is a full game of the rules; the player to act differs from
+game to game, so each step takes one action per game, from whichever player is to act there
+(self-play: one policy plays every seat).
+
+::
+
+    venv = VectorEnv(4096, preset="daifugo", seed=0)
+    obs, mask, info = venv.reset()
+    while training:
+        actions = policy(obs, mask)              # [B] ints, legal under mask
+        obs, mask, rewards, terminated, info = venv.step(actions)
+        seat = info["current_player"]            # [B] who is to act in obs
+
+=====================  ==============  =================================================
+returned               shape, dtype    meaning
+=====================  ==============  =================================================
+``obs``                [B, O] float32  observation of the player to act in each game
+``mask``               [B, A] bool     that player's legal actions
+``rewards``            [B, P] float32  every player's reward for a deal that ended in this
+                                       step (zero elsewhere); seat ``p`` in column ``p``
+``terminated``         [B] bool        the game ended in this step
+``info["current_player"]``  [B] int64  seat to act in ``obs`` (-1 for a finished game
+                                       without auto-reset)
+``info["deal_over"]``  [B] bool        a deal ended in this step
+``info["final_scores"]``    [B, P] int32   cumulative scores of the games that ended
+                                       (rows of other games are 0)
+``info["final_standings"]`` [B, P] int64   their final ranking, 0 = winner (other rows -1)
+=====================  ==============  =================================================
+
+Auto-reset (``auto_reset=True``, the default) is **same-step**: a game that ends in a step is
+dealt again in that same step, so the ``obs``, ``mask`` and ``current_player`` returned for it
+are already those of the new game; ``terminated`` is True for that one step, and its final
+rewards, scores and standings are in ``rewards`` and ``info``. (There is nothing to act on in
+the last position of a game, so no observation is lost.) New games are seeded from the
+environment's generator (``np_random``), so a run repeats exactly for the same ``seed``. With
+``auto_reset=False`` a finished game stays over (all-False mask, ``current_player`` -1, its
+``obs`` row seat 0's view of the final table) and its actions are ignored until ``reset()``.
+
+Seeds: game ``b`` of ``VectorEnv(B, seed=s)`` after ``reset()`` is the game of the AEC env
+``env().reset(seed=s + b)`` (:func:`game_seed`), so both play the same deals.
+
+Illegal actions raise ValueError naming the game, the action and the legal actions, and change
+nothing (the check is one lookup per game in the mask that the last call returned: a new array
+every step, which ``step`` reads again, so change a copy of it, never the array itself). Rewards, like the AEC env's,
+follow the ``reward`` option (``"linear"``, ``"scores"`` or one number per place).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from president_env._adapt import (
+    SEED_HIGH,
+    RewardOption,
+    game_seed,
+    is_linear,
+    make_rules,
+    observation_high,
+    reward_table,
+)
+from president_env.engine import PHASE_DONE, Engine, State
+from president_env.render import render_table
+from president_env.rules import Rules
+
+
+class VectorEnv:
+    """``num_envs`` President games stepped together (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        preset: str | None = None,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        auto_reset: bool = True,
+        reward: RewardOption = "linear",
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not isinstance(auto_reset, bool):
+            raise TypeError(f"auto_reset must be True or False, got {auto_reset!r}")
+        self.num_envs = int(num_envs)
+        self.rules = make_rules(preset, rules, options)
+        self.auto_reset = auto_reset
+        self.reward_table = reward_table(self.rules, reward)
+        self._linear = is_linear(self.rules, self.reward_table)
+        self.engine = Engine(self.rules)
+        self.layout = self.engine.layout
+        self.obs_layout = self.engine.obs_layout
+        self.num_players = self.rules.num_players
+        self.num_actions = self.engine.num_actions
+        self.obs_size = self.engine.obs_size
+        self.single_observation_space = spaces.Box(
+            0.0, observation_high(self.rules, self.obs_layout), (self.obs_size,), np.float32
+        )
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        if seed is not None:
+            game_seed(seed)  # a clear error for a bad seed
+        self._seed = seed
+        self.np_random, self.np_random_seed = seeding.np_random(None if seed is None else int(seed))
+        self._state: State | None = None
+        self._mask = np.zeros((self.num_envs, self.num_actions), np.bool_)
+        self._rows = np.arange(self.num_envs)
+        self.current_player = np.full(self.num_envs, -1, np.int64)
+
+    # ------------------------------------------------------------------ api
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], dict[str, Any]]:
+        """Start ``num_envs`` new games: ``(obs [B, O], mask [B, A], info)``.
+
+        With ``seed``, game ``b`` is the game of the AEC env's ``reset(seed=seed + b)`` and
+        later games follow from ``seed``; without it, the constructor's seed is used on the
+        first call and new games are drawn from ``np_random`` afterwards.
+        """
+        if seed is None and self._state is None:
+            seed = self._seed
+        if seed is not None:
+            seeds = np.array([game_seed(seed + b) for b in range(self.num_envs)], np.uint64)
+            self.np_random, self.np_random_seed = seeding.np_random(int(seed))
+        else:
+            seeds = self._draw_seeds(self.num_envs)
+        self._state = self.engine.init(seeds)
+        obs = self._observe()
+        return obs, self._mask, self._info(None, None)
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Play ``actions[b]`` in every game b: ``(obs, mask, rewards, terminated, info)``."""
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        a = self._check_actions(actions)
+        self.engine.step_inplace(state, a, check=False)
+        deal_over = state.deal_over.copy()
+        if self._linear:
+            rewards = state.rewards.copy()
+        else:
+            rewards = np.where(
+                deal_over[:, None], self.reward_table[np.maximum(state.title, 0)], 0.0
+            ).astype(np.float32)
+        done = state.phase == PHASE_DONE
+        terminated = done & deal_over
+        ended = np.flatnonzero(terminated)
+        final = self._final(state, ended)
+        if self.auto_reset and len(ended):
+            seeds = np.zeros(self.num_envs, np.uint64)
+            seeds[ended] = self._draw_seeds(len(ended))
+            self.engine.reset_where(state, terminated, seeds)
+        obs = self._observe()
+        return obs, self._mask, rewards, terminated, self._info(deal_over, final)
+
+    def render(self, game: int = 0, seat: int | None = None) -> str:
+        """The table of game ``game`` as text (the hand of ``seat``, default the player to act)."""
+        return render_table(self.rules, self.state, game, seat=seat, layout=self.layout)
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ views
+    @property
+    def state(self) -> State:
+        """The engine state of all games (batch-first arrays); do not modify it."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    @property
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """Legal actions ``[B, A]`` of the player to act in each game (a copy)."""
+        return self._mask.copy()
+
+    # ------------------------------------------------------------------ helpers
+    def _draw_seeds(self, n: int) -> npt.NDArray[np.uint64]:
+        return self.np_random.integers(0, SEED_HIGH, size=n, dtype=np.int64).astype(np.uint64)
+
+    def _observe(self) -> npt.NDArray[np.float32]:
+        state = self._state
+        assert state is not None
+        self._mask = self.engine.legal_action_mask(state)  # a new array each step
+        self.current_player = state.current.astype(np.int64)
+        return self.engine.observe(state)
+
+    def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(
+                f"actions must have shape ({self.num_envs},), one per game, got {a.shape}"
+            )
+        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integer ids, got dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False)
+        out_of_range = (a < 0) | (a >= self.num_actions)
+        live = self.current_player >= 0
+        if out_of_range.any():
+            bad = out_of_range & live
+            if bad.any() or self.auto_reset:
+                b = int(np.flatnonzero(out_of_range if self.auto_reset else bad)[0])
+                raise ValueError(
+                    f"game {b}: action {int(a[b])} is out of range 0..{self.num_actions - 1}"
+                )
+            a = np.where(out_of_range, 0, a)  # finished games: any action is ignored
+        ok = self._mask[self._rows, a]
+        if not ok.all():
+            bad = ~ok & live
+            if bad.any():
+                raise ValueError(self._illegal_message(int(np.flatnonzero(bad)[0]), a))
+        return a
+
+    def _illegal_message(self, b: int, a: npt.NDArray[np.int64]) -> str:
+        legal = [f"{i} ({self.layout.name(int(i))})" for i in np.flatnonzero(self._mask[b])]
+        shown = ", ".join(legal[:30]) + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
+        return (
+            f"game {b}: action {int(a[b])} ({self.layout.name(int(a[b]))}) is illegal for "
+            f"player {int(self.current_player[b])}; legal actions: {shown}"
+        )
+
+    def _final(self, state: State, ended: npt.NDArray[np.intp]) -> tuple[Any, Any]:
+        scores = np.zeros((self.num_envs, self.num_players), np.int32)
+        standings = np.full((self.num_envs, self.num_players), -1, np.int64)
+        if len(ended):
+            sub = state.take(ended)
+            scores[ended] = sub.scores
+            standings[ended] = self.engine.standings(sub)
+        return scores, standings
+
+    def _info(
+        self, deal_over: npt.NDArray[np.bool_] | None, final: tuple[Any, Any] | None
+    ) -> dict[str, Any]:
+        if final is None:
+            final = (
+                np.zeros((self.num_envs, self.num_players), np.int32),
+                np.full((self.num_envs, self.num_players), -1, np.int64),
+            )
+        return {
+            "current_player": self.current_player.copy(),
+            "deal_over": np.zeros(self.num_envs, np.bool_) if deal_over is None else deal_over,
+            "final_scores": final[0],
+            "final_standings": final[1],
+        }

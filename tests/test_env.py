@@ -1,0 +1,688 @@
+"""The adapters: PettingZoo AEC env, vector env, single-agent Gymnasium env, rendering.
+
+PettingZoo's ``api_test``/``seed_test`` and Gymnasium's ``check_env`` run over every preset and
+player count with warnings turned into errors; then scripted checks of errors (each leaves the
+env unchanged), rewards, seeding, given hands, rendering, and that the vector env and the AEC
+env play the same games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from president_env import Rules, SingleAgentEnv, VectorEnv, env, raw_env
+from president_env.actions import PASS
+from president_env.engine import PHASE_DONE
+from president_env.render import render_hand, render_table
+from president_env.rules import PRESET_PLAYERS, PRESETS
+from president_env.wrappers import RandomLegalAgent
+
+PRESET_NAMES = list(PRESETS)
+PRESET_AND_PLAYERS = [
+    (preset, n)
+    for preset in PRESET_NAMES
+    for n in range(PRESET_PLAYERS[preset][0], PRESET_PLAYERS[preset][1] + 1)
+]
+
+
+@pytest.fixture
+def strict_api_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Warnings are errors. PettingZoo's api_test knows the classic envs whose observations are
+    ``{"observation", "action_mask"}`` dicts by name and warns for any other: register ours."""
+    mod = importlib.import_module("pettingzoo.test.api_test")
+    monkeypatch.setattr(mod, "env_obs_dicts", [*mod.env_obs_dicts, "president_v0"])
+    monkeypatch.setattr(mod, "env_obs_space", [*mod.env_obs_space, "president_v0"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def play_random(e: Any, rng: np.random.Generator) -> int:
+    """Play one game of an AEC env to its end with random legal actions; steps taken."""
+    n = 0
+    for _agent in e.agent_iter():
+        obs, _r, term, trunc, _info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        n += 1
+    return n
+
+
+def snapshot(e: Any) -> tuple[Any, ...]:
+    """What an erroneous call must not change."""
+    raw = e.unwrapped
+    game = raw._game
+    return (
+        tuple(a.copy() for a in game.state.arrays()),
+        raw.agent_selection,
+        list(raw.agents),
+        dict(raw.rewards),
+        dict(raw._cumulative_rewards),
+        dict(raw.terminations),
+        game.mask.copy(),
+        game.obs.copy(),
+    )
+
+
+def same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return all(
+        all(np.array_equal(x, y) for x, y in zip(u, v)) if isinstance(u, tuple)
+        else (np.array_equal(u, v) if isinstance(u, np.ndarray) else u == v)
+        for u, v in zip(a, b)
+    )
+
+
+# ---------------------------------------------------------------------- API checkers
+@pytest.mark.parametrize(("preset", "num_players"), PRESET_AND_PLAYERS)
+def test_pettingzoo_api_and_seed(strict_api_test: None, preset: str, num_players: int) -> None:
+    # num_cycles * num_players steps: enough to finish the game (random games of 8 players
+    # take up to ~350 steps); the checkers stop at the end of the game
+    cycles = 600 // num_players
+    api_test(env(preset=preset, num_players=num_players), num_cycles=cycles)
+    seed_test(lambda: env(preset=preset, num_players=num_players), num_cycles=cycles)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_pettingzoo_api_raw_env_multi_deal(strict_api_test: None, preset: str) -> None:
+    # several deals: card exchange (give actions), rewards at every deal end
+    api_test(raw_env(preset=preset, deals=2, render_mode="ansi"), num_cycles=100)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_gymnasium_check_env(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # check_env samples the whole action space, so illegal actions must end the episode
+        e = gymnasium.make(
+            "President-v0",
+            preset=preset,
+            seat="random",
+            illegal_action="penalty",
+            render_mode="ansi",
+        )
+        assert isinstance(e.unwrapped, SingleAgentEnv)
+        check_env(e.unwrapped)
+
+
+def test_gymnasium_make() -> None:
+    e = gymnasium.make("President-v0", preset="cardverse", num_players=5)
+    obs, info = e.reset(seed=1)
+    assert obs.shape == e.observation_space.shape
+    unwrapped: Any = e.unwrapped
+    assert unwrapped.rules == Rules.preset("cardverse", num_players=5)
+    e.close()
+
+
+def test_maskable_ppo_learns_without_wrapper() -> None:
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # many threads on a busy 2-core machine cost 10x
+    try:
+        model = sb3_contrib.MaskablePPO(
+            "MlpPolicy",
+            SingleAgentEnv(preset="standard", seat="random"),
+            n_steps=256,
+            batch_size=64,
+            seed=0,
+            device="cpu",
+        )
+        model.learn(2048)
+    finally:
+        torch.set_num_threads(threads)
+    assert model.num_timesteps >= 2048
+
+
+# ---------------------------------------------------------------------- AEC env
+def test_metadata_agents_spaces() -> None:
+    e = raw_env(preset="daifugo", num_players=6)
+    assert e.metadata["name"] == "president_v0"
+    assert e.metadata["is_parallelizable"] is False
+    assert set(e.metadata["render_modes"]) == {"ansi", "human"}
+    assert e.possible_agents == [f"player_{i}" for i in range(6)]
+    e.reset(seed=0)
+    space: Any = e.observation_space("player_3")
+    assert space["observation"].shape == (e.engine.obs_size,)
+    assert space["observation"].dtype == np.float32
+    assert space["action_mask"].dtype == np.int8
+    assert e.action_space("player_3") == gymnasium.spaces.Discrete(e.engine.num_actions)
+    obs = e.observe(e.agent_selection)
+    assert obs["action_mask"].any()
+    for agent in e.agents:
+        if agent != e.agent_selection:
+            assert not e.observe(agent)["action_mask"].any()
+            assert space.contains(e.observe(agent))
+
+
+def test_agent_selection_follows_engine_and_masks_match() -> None:
+    e = env(preset="runs")
+    e.reset(seed=5)
+    raw = e.unwrapped
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        state = raw.game_state
+        seat = int(state.current[0])
+        assert e.agent_selection == f"player_{seat}"
+        mask = raw.engine.legal_action_mask(state)[0]
+        obs = e.observe(e.agent_selection)
+        assert np.array_equal(obs["action_mask"], mask.astype(np.int8))
+        assert np.array_equal(obs["observation"], raw.engine.observe(state)[0])
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_rewards_per_deal_and_termination() -> None:
+    e = env(preset="revolution", deals=3)
+    e.reset(seed=11)
+    raw = e.unwrapped
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    deal_ends = 0
+    rng = np.random.default_rng(1)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        assert not trunc
+        totals[agent] += reward
+        if term:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if e.agents and any(raw.rewards.values()):
+            deal_ends += 1
+            assert sum(raw.rewards.values()) == pytest.approx(0.0, abs=1e-6)
+            assert sorted(raw.rewards.values()) == pytest.approx([-1.0, -1 / 3, 1 / 3, 1.0])
+    assert deal_ends == 3
+    assert not e.agents
+    # every deal's reward reached its agent through last()
+    state = raw.game_state
+    assert state.phase[0] == PHASE_DONE
+    assert sum(totals.values()) == pytest.approx(0.0, abs=1e-5)
+
+
+def test_final_infos_and_reward_options() -> None:
+    cases: list[tuple[Any, list[float]]] = [
+        ("scores", [4.0, 3.0, 2.0, 1.0]),
+        ([5, 1, 0, -9], [5.0, 1.0, 0.0, -9.0]),
+    ]
+    for reward, expect in cases:
+        e = raw_env(preset="cardverse", reward=reward)
+        e.reset(seed=2)
+        play_random(e, np.random.default_rng(2))
+        # all agents stepped out; the last rewards are in the final infos' standings
+        e.reset(seed=2)
+        rng = np.random.default_rng(2)
+        while not all(e.terminations.values()):
+            mask = e.observe(e.agent_selection)["action_mask"]
+            e.step(int(rng.choice(np.flatnonzero(mask))))
+        places = e.game_state.title[0]
+        assert [e.rewards[f"player_{q}"] for q in range(4)] == [expect[p] for p in places]
+        scores = e.game_state.scores[0]
+        for q, agent in enumerate(e.possible_agents):
+            assert e.infos[agent]["score"] == scores[q]
+            assert set(e.infos[agent]) == {"deal", "score", "standing"}
+        standings = sorted(e.infos[a]["standing"] for a in e.possible_agents)
+        assert standings == [0, 1, 2, 3]
+
+
+def test_seeded_resets_repeat() -> None:
+    def trace(seed: int | None, games: int) -> list[Any]:
+        e = env(preset="daifugo")
+        out: list[Any] = []
+        for g in range(games):
+            e.reset(seed=seed if g == 0 else None)
+            out.append(e.unwrapped.game_state.hands.copy())
+            rng = np.random.default_rng(g)
+            out.append(play_random(e, rng))
+        return out
+
+    a, b = trace(3, 3), trace(3, 3)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    c = trace(4, 1)
+    assert not np.array_equal(a[0], c[0])
+    # no seed: fresh entropy, still a valid game
+    e = env()
+    e.reset()
+    assert e.agent_selection in e.agents
+
+
+def test_reset_with_given_hands() -> None:
+    hands = ["3c 4c 5c", "3d 4d 5d", "3h 4h 2s", "3s 4s 6c"]
+    e = env(num_players=4)
+    e.reset(seed=0, options={"hands": hands})
+    state = e.unwrapped.game_state
+    assert e.agent_selection == "player_0"  # holds the 3 of clubs
+    assert state.hands[0].sum() == 12
+    obs = e.observe("player_0")
+    assert obs["observation"][:53].sum() == 3
+    with pytest.raises(ValueError, match="pack holds"):
+        e.reset(options={"hands": ["3c 3c", "4d", "5d", "6d"]})
+    assert e.unwrapped.game_state is state  # a failed reset changed nothing
+    with pytest.raises(ValueError):
+        e.reset(options={"hands": ["3c", "4d"]})  # two hands for four seats
+    e.reset(seed=0, options={"hands": hands, "something_else": 1})  # other keys are ignored
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    for make in (env, raw_env):
+        e = make(preset="standard")
+        e.reset(seed=0)
+        before = snapshot(e)
+        mask = e.observe(e.agent_selection)["action_mask"]
+        illegal = int(np.flatnonzero(mask == 0)[0])
+        with pytest.raises(ValueError, match=r"illegal for player_\d; legal actions: \d+ \("):
+            e.step(illegal)
+        assert same(before, snapshot(e))
+        with pytest.raises(ValueError, match="pass"):
+            e.step(PASS)  # leading: a pass is illegal, named in the message
+        assert same(before, snapshot(e))
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        (1.0, TypeError, "integer"),
+        (True, TypeError, "bool"),
+        ("1", TypeError, "integer"),
+        (np.array([1]), TypeError, "shape"),
+        (np.array([[1, 2]]), TypeError, "shape"),
+        (np.float32(1), TypeError, "integer"),
+        (-1, ValueError, "out of range"),
+        (10_000, ValueError, "out of range"),
+        (np.int64(10_000), ValueError, "out of range"),
+        (None, ValueError, "only for terminated agents"),
+    ],
+)
+def test_wrong_action_types(action: Any, error: type[Exception], match: str) -> None:
+    for make in (env, raw_env):
+        e = make(preset="daifugo")
+        e.reset(seed=1)
+        before = snapshot(e)
+        with pytest.raises(error, match=match):
+            e.step(action)
+        assert same(before, snapshot(e))
+
+
+def test_numpy_integer_actions_are_accepted() -> None:
+    e = env()
+    e.reset(seed=3)
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    e.step(np.int32(legal[0]))
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    e.step(np.array(legal[0]))  # 0-d array
+
+
+def test_penalty_mode_terminates_with_illegal_reward() -> None:
+    for make in (env, raw_env):
+        e = make(preset="standard", illegal_action="penalty")
+        e.reset(seed=0)
+        agent = e.agent_selection
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PettingZoo logs the illegal move
+            e.step(PASS)  # illegal when leading
+        assert all(e.terminations.values())
+        assert e.rewards[agent] == -1.0
+        assert all(r == 0.0 for a, r in e.rewards.items() if a != agent)
+        _, reward, term, _, _ = e.last()
+        assert term
+        for _agent in e.agent_iter():
+            e.step(None)
+        assert not e.agents
+
+
+def test_stepping_a_finished_env() -> None:
+    e = raw_env(preset="cardverse")
+    e.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while not all(e.terminations.values()):
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    # a terminated agent may only step(None)
+    with pytest.raises(ValueError, match="only valid action is None"):
+        e.step(0)
+    assert not e.observe(e.agent_selection)["action_mask"].any()
+    while e.agents:
+        e.step(None)
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step(0)
+    # the wrapped env follows PettingZoo: a warning, nothing else
+    w = env(preset="cardverse")
+    w.reset(seed=4)
+    play_random(w, rng)
+    assert not w.agents
+    before = w.unwrapped.game_state.hands.copy()
+    w.step(None)
+    assert np.array_equal(before, w.unwrapped.game_state.hands)
+    w.reset()
+    assert len(w.agents) == 4
+
+
+def test_wrapped_env_before_reset() -> None:
+    e = env()
+    with pytest.raises(AttributeError):
+        _ = e.agent_selection
+    r = raw_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        r.step(0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"preset": "nope"}, ValueError, "unknown preset"),
+        ({"preset": "cardverse", "num_players": 7}, ValueError, "3-6 players"),
+        ({"num_players": 9}, ValueError, "3 to 8"),
+        ({"jokers": -1}, ValueError, "jokers"),
+        ({"colour": "red"}, ValueError, "unknown rule option"),
+        ({"preset": "standard", "rules": Rules()}, ValueError, "not both"),
+        ({"rules": "standard"}, TypeError, "Rules"),
+        ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+        ({"illegal_action": "ignore"}, ValueError, "illegal_action"),
+        ({"reward": "money"}, ValueError, "unknown reward"),
+        ({"reward": [1, 0]}, ValueError, "4 finite numbers"),
+    ],
+)
+def test_bad_options(kwargs: dict[str, Any], error: type[Exception], match: str) -> None:
+    makers: list[Any] = [env, raw_env, SingleAgentEnv]
+    if "render_mode" not in kwargs and "illegal_action" not in kwargs:
+        makers.append(lambda **kw: VectorEnv(2, **kw))
+    for make in makers:
+        with pytest.raises(error, match=match):
+            make(**kwargs)
+
+
+def test_rules_and_options_combine() -> None:
+    e = raw_env(rules=Rules.preset("runs"), num_players=5)
+    assert e.rules == Rules.preset("runs", num_players=5)
+    assert raw_env(preset="cardverse", num_players=5).rules.pass_is_final
+    assert raw_env(runs=True, jokers=2).rules.num_jokers == 2
+
+
+def test_observations_are_not_reused_across_steps() -> None:
+    e = env()
+    e.reset(seed=0)
+    first = e.observe(e.agent_selection)
+    kept = first["observation"].copy()
+    e.step(int(np.flatnonzero(first["action_mask"])[0]))
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert np.array_equal(first["observation"], kept)
+
+
+def test_render_ansi_shows_pile_and_hand() -> None:
+    e = env(preset="standard", render_mode="ansi")
+    hands = ["3c 9c 9h Kd", "4c 5d 10s 2h", "6c 6d Qd Ah", "7s 8s Js Jd"]
+    e.reset(seed=0, options={"hands": hands})
+    e.step(e.unwrapped.layout.set_action(6, 2))  # player_0 leads a pair of 9s
+    text = e.render()
+    assert isinstance(text, str)
+    assert "Pile: pair of 9 (9c 9h), played by seat 0" in text
+    assert "Hand of seat 1: 4c 5d 10s 2h" in text
+    assert "deal 1 of 1" in text and "play" in text
+    raw = raw_env(render_mode=None)
+    raw.reset(seed=0)
+    with pytest.warns(UserWarning, match="render"):
+        assert raw.render() is None
+
+
+def test_render_runs_revolution_and_pure_functions() -> None:
+    e = raw_env(preset="daifugo", render_mode="ansi")
+    e.reset(seed=0, options={"hands": ["3c 5h 6h 7h", "4c 8d 9d 10d", "6c 6d", "7s 8s"]})
+    e.step(e.layout.run_action(2, 2, 3))
+    state = e.game_state
+    before = tuple(a.copy() for a in state.arrays())
+    text = e.render()
+    assert text is not None and "Pile: run 5-6-7 of hearts (5h 6h 7h), played by seat 0" in text
+    assert "usual order" in text
+    table = render_table(e.rules, state, 0, show_all=True)
+    assert "run 5-6-7, played by seat 0" in table  # suits are not in the state
+    assert "Hand of seat 3: 7s 8s" in table
+    assert all(np.array_equal(x, y) for x, y in zip(before, state.arrays()))
+    assert render_hand(np.zeros(53, np.int8)) == "(no cards)"
+    e.reset(seed=0, options={"hands": ["3c 3d 3h 3s", "4c", "5c", "6c"]})
+    e.step(e.layout.set_action(0, 4))
+    assert "REVOLUTION" in str(e.render())
+
+
+def test_render_human_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    e = env(preset="cardverse", render_mode="human")
+    e.reset(seed=0)
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    out = capsys.readouterr().out
+    assert "Pile:" in out and "Hand of seat" in out
+
+
+# ---------------------------------------------------------------------- vector env
+@pytest.mark.parametrize("preset", ["standard", "daifugo", "cardverse"])
+def test_vector_env_plays_the_same_games_as_the_aec_env(preset: str) -> None:
+    num, seed = 3, 17
+    venv = VectorEnv(num, preset=preset, seed=seed, deals=2)
+    obs, mask, info = venv.reset()
+    envs = [raw_env(preset=preset, deals=2) for _ in range(num)]
+    for b, e in enumerate(envs):
+        e.reset(seed=seed + b)
+    rng = np.random.default_rng(0)
+    over = np.zeros(num, np.bool_)
+    while not over.all():
+        for b, e in enumerate(envs):
+            if over[b]:
+                continue
+            o = e.observe(e.agent_selection)
+            assert np.array_equal(o["observation"], obs[b])
+            assert np.array_equal(o["action_mask"].astype(np.bool_), mask[b])
+            assert e.agent_selection == f"player_{info['current_player'][b]}"
+        actions = venv.engine.sample_random(mask, rng)
+        obs, mask, rewards, terminated, info = venv.step(actions)
+        assert rewards.dtype == np.float32 and rewards.shape == (num, 4)
+        for b, e in enumerate(envs):
+            if over[b]:
+                continue
+            e.step(int(actions[b]))
+            assert [e.rewards[a] for a in e.possible_agents] == pytest.approx(rewards[b])
+            if terminated[b]:
+                over[b] = True
+                assert all(e.terminations.values())
+                for q, agent in enumerate(e.possible_agents):
+                    assert e.infos[agent]["score"] == info["final_scores"][b, q]
+                    assert e.infos[agent]["standing"] == info["final_standings"][b, q]
+            else:
+                assert not any(e.terminations.values())
+                assert (info["final_standings"][b] == -1).all()
+
+
+def test_vector_env_auto_reset_same_step() -> None:
+    venv = VectorEnv(8, preset="cardverse", seed=0)
+    obs, mask, info = venv.reset()
+    rng = np.random.default_rng(0)
+    seen_end = False
+    for _ in range(400):
+        old_seeds = venv.state.seed.copy()
+        obs, mask, rewards, terminated, info = venv.step(venv.engine.sample_random(mask, rng))
+        assert mask.any(axis=1).all()  # every game waits for a player: finished ones restarted
+        assert (venv.state.phase != PHASE_DONE).all()
+        assert np.array_equal(info["current_player"], venv.current_player)
+        if terminated.any():
+            seen_end = True
+            b = int(np.flatnonzero(terminated)[0])
+            assert venv.state.seed[b] != old_seeds[b]  # a new game
+            assert venv.state.hands[b].sum() == 52  # freshly dealt, the obs is of the new game
+            assert obs[b][:53].sum() == venv.state.hands[b, venv.current_player[b]].sum()
+            assert sorted(rewards[b]) == pytest.approx([-1.0, -1 / 3, 1 / 3, 1.0])
+            assert sorted(info["final_standings"][b]) == [0, 1, 2, 3]
+            assert info["deal_over"][b]
+        not_over = ~info["deal_over"]
+        assert (rewards[not_over] == 0).all()
+    assert seen_end
+
+
+def test_vector_env_without_auto_reset() -> None:
+    venv = VectorEnv(4, preset="standard", seed=1, auto_reset=False)
+    obs, mask, info = venv.reset()
+    rng = np.random.default_rng(1)
+    done = np.zeros(4, np.bool_)
+    for _ in range(1000):
+        actions = venv.engine.sample_random(mask, rng)  # -1 for finished games: ignored
+        obs, mask, rewards, terminated, info = venv.step(actions)
+        assert not (terminated & done).any()  # terminated only on the step a game ends
+        done |= terminated
+        assert (info["current_player"][done] == -1).all()
+        assert not mask[done].any()
+        if done.all():
+            break
+    assert done.all()
+    obs, mask, info = venv.reset()
+    assert mask.any(axis=1).all()
+
+
+def test_vector_env_seeding_repeats() -> None:
+    def run(seed: int) -> list[np.ndarray]:
+        venv = VectorEnv(5, preset="daifugo", seed=seed)
+        obs, mask, _ = venv.reset()
+        rng = np.random.default_rng(0)
+        out = [obs]
+        for _ in range(300):
+            obs, mask, *_ = venv.step(venv.engine.sample_random(mask, rng))
+            out.append(obs)
+        return out
+
+    a, b, c = run(9), run(9), run(10)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not np.array_equal(a[0], c[0])
+
+
+def test_vector_env_errors_change_nothing() -> None:
+    venv = VectorEnv(4, preset="standard", seed=2)
+    obs, mask, info = venv.reset()
+    before = tuple(a.copy() for a in venv.state.arrays())
+    legal = venv.engine.sample_random(mask, np.random.default_rng(0))
+    bad = legal.copy()
+    bad[2] = int(np.flatnonzero(~mask[2])[0])
+    with pytest.raises(ValueError, match=r"game 2: action \d+ \(.*\) is illegal for player \d; legal"):
+        venv.step(bad)
+    with pytest.raises(ValueError, match="out of range"):
+        venv.step(np.array([0, 0, 0, 999]))
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        venv.step(legal[:3])
+    with pytest.raises(TypeError, match="integer"):
+        venv.step(legal.astype(np.float64))
+    assert all(np.array_equal(x, y) for x, y in zip(before, venv.state.arrays()))
+    venv.step(legal)
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorEnv(2).step(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv(0)
+    assert "Hand of seat" in venv.render(1)
+
+
+# ---------------------------------------------------------------------- single-agent env
+class LowestLegal:
+    """A deterministic opponent: the lowest legal action id."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_single_agent_rewards_are_the_learners() -> None:
+    for seat in range(4):
+        e = SingleAgentEnv(preset="revolution", seat=seat, deals=2, opponents=LowestLegal())
+        obs, info = e.reset(seed=seat)
+        assert info["seat"] == seat
+        total, rng = 0.0, np.random.default_rng(seat)
+        while True:
+            assert int(e.game_state.current[0]) == seat
+            obs, reward, term, trunc, info = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+            total += reward
+            assert not trunc
+            if term:
+                break
+        # two deals: the learner's rewards are 1 - 2 * place / 3 by its place in each, and
+        # its "places" score is the sum of 4 - place
+        place_sum = 2 * 4 - info["score"]
+        assert total == pytest.approx(2 - 2 * place_sum / 3)
+        assert info["standing"] in range(4)
+        assert not e.action_masks().any()
+        with pytest.raises(RuntimeError, match="over"):
+            e.step(0)
+
+
+def test_single_agent_seeding_and_random_seat() -> None:
+    def episode(seed: int) -> list[Any]:
+        e = SingleAgentEnv(preset="daifugo", seat="random")
+        obs, info = e.reset(seed=seed)
+        out: list[Any] = [info["seat"], obs.copy()]
+        while True:
+            obs, r, term, _, info = e.step(int(np.flatnonzero(e.action_masks())[-1]))
+            out += [obs.copy(), r]
+            if term:
+                return out
+
+    a, b = episode(5), episode(5)
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+    seats = {SingleAgentEnv(seat="random").reset(seed=s)[1]["seat"] for s in range(20)}
+    assert len(seats) > 1
+
+
+def test_single_agent_errors() -> None:
+    e = SingleAgentEnv(preset="standard", seat=1)
+    obs, _ = e.reset(seed=0)
+    mask = e.action_masks()
+    before = e._game.state.hands.copy()  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="illegal for the learner"):
+        e.step(int(np.flatnonzero(~mask)[0]))
+    with pytest.raises(TypeError):
+        e.step(0.5)
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(-3)
+    assert np.array_equal(before, e._game.state.hands)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="seat"):
+        SingleAgentEnv(seat=4)
+    with pytest.raises(ValueError, match="3 agents"):
+        SingleAgentEnv(opponents=[LowestLegal()])
+    with pytest.raises(TypeError, match="act"):
+        SingleAgentEnv(opponents=object())  # type: ignore[arg-type]
+
+    class Cheater:
+        def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+            return int(np.flatnonzero(action_mask == 0)[0])
+
+    with pytest.raises(ValueError, match="illegal for the agent in seat"):
+        SingleAgentEnv(seat=3, opponents=Cheater()).reset(seed=0)
+
+
+def test_single_agent_render_and_given_hands() -> None:
+    e = SingleAgentEnv(render_mode="ansi", seat=2)
+    hands = ["3c 9c", "4c 5d", "6c 6d", "7s 8s"]
+    obs, _ = e.reset(seed=0, options={"hands": hands})
+    text = e.render()
+    assert text is not None and "learner: seat 2" in text and "Hand of seat 2: 6c 6d" in text
+    assert obs[:53].sum() == 2
+
+
+def test_random_legal_agent() -> None:
+    agent = RandomLegalAgent(np.random.default_rng(0))
+    mask = np.zeros(10, np.int8)
+    mask[[3, 7]] = 1
+    assert {agent.act(np.zeros(4, np.float32), mask) for _ in range(50)} == {3, 7}
+    with pytest.raises(ValueError):
+        agent.act(np.zeros(4, np.float32), np.zeros(10, np.int8))
+
+
+def test_penalty_wrapper_zeroes_masks_and_env_pickles() -> None:
+    import pickle
+
+    e = env(preset="standard", illegal_action="penalty")
+    e.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(PASS)
+    for agent in e.possible_agents:
+        assert not e.observe(agent)["action_mask"].any()
+    assert str(e) == "president_v0"
+    clone = pickle.loads(pickle.dumps(raw_env(preset="cardverse", num_players=5)))
+    assert clone.rules == Rules.preset("cardverse", num_players=5)
