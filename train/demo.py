@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--minutes", type=float, default=3.0, help="training time")
     ap.add_argument("--deals", type=int, default=500, help="duplicate deals per tournament")
+    ap.add_argument("--bc-decisions", type=int, default=100_000, help="imitation warm start size")
+    ap.add_argument("--num-envs", type=int, default=128, help="games played at once in training")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path("results/demo"))
     args = ap.parse_args(argv)
@@ -62,8 +64,8 @@ def main(argv: list[str] | None = None) -> None:
             preset="standard",
             total_steps=10**9,
             max_seconds=args.minutes * 60,
-            bc_decisions=100_000,
-            num_envs=128,
+            bc_decisions=args.bc_decisions,
+            num_envs=args.num_envs,
             rollout=64,
             seed=args.seed,
             out=str(args.out / "runs"),

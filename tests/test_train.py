@@ -1,0 +1,142 @@
+"""Training scripts (smoke tests as subprocesses), checkpoints and the policy agent."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.policy import CheckpointError, PolicyAgent, PolicyNet, load_policy, save_policy
+from president_env.engine import Engine
+from president_env.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(args: list[str], tmp_path: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg", OMP_NUM_THREADS="1")
+    proc = subprocess.run(
+        [sys.executable, *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc
+
+
+def test_selfplay_ppo_smoke(tmp_path: Path) -> None:
+    _run(
+        ["-m", "train.selfplay_ppo", "--total-steps", "1024", "--num-envs", "16", "--rollout",
+         "32", "--bc-decisions", "500", "--bc-epochs", "1", "--pool-weight", "0.3",
+         "--snapshot-every", "1", "--checkpoint-every", "1", "--out", "out", "--progress",
+         "false"],
+        tmp_path,
+    )
+    run = tmp_path / "out" / "standard_p4_seed0"
+    assert (run / "policy.pt").is_file()
+    lines = (run / "metrics.csv").read_text().splitlines()
+    assert lines[0].startswith("update,steps") and len(lines) == 3  # header + 2 updates
+    agent = PolicyAgent.load(run / "policy.pt", Rules.preset("standard"))
+    assert agent.rules.num_players == 4
+
+
+def test_maskable_ppo_smoke(tmp_path: Path) -> None:
+    _run(
+        ["-m", "train.maskable_ppo", "--total-steps", "256", "--n-steps", "128",
+         "--batch-size", "64", "--opponents", "easy", "--out", "out", "--progress", "false"],
+        tmp_path,
+    )
+    assert (tmp_path / "out" / "standard_p4_seed0" / "model.zip").is_file()
+
+
+def test_demo_smoke(tmp_path: Path) -> None:
+    proc = _run(
+        ["-m", "train.demo", "--minutes", "0.05", "--deals", "8", "--bc-decisions", "500",
+         "--num-envs", "16", "--out", "demo"],
+        tmp_path,
+        timeout=600,
+    )
+    assert "3 x hard" in proc.stdout
+    assert (tmp_path / "demo" / "learning_curve.png").stat().st_size > 1000
+    assert (tmp_path / "demo" / "tournaments.md").is_file()
+
+
+def _net(rules: Rules, seed: int = 0) -> PolicyNet:
+    torch.manual_seed(seed)
+    eng = Engine(rules)
+    return PolicyNet(eng.obs_size, eng.num_actions, hidden=32)
+
+
+def _decisions(rules: Rules, n: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    eng = Engine(rules)
+    rng = np.random.default_rng(0)
+    state = eng.init(np.arange(n))
+    for _ in range(7):
+        state = eng.step(state, eng.sample_random(eng.legal_action_mask(state), rng))
+    return eng.observe(state), eng.legal_action_mask(state)
+
+
+def test_checkpoint_round_trip_plays_the_same(tmp_path: Path) -> None:
+    rules = Rules.preset("standard")
+    net = _net(rules)
+    save_policy(tmp_path / "p.pt", net, rules, meta={"note": "test"})
+    obs, mask = _decisions(rules)
+    before = PolicyAgent(net, rules).act_batch(obs, mask)
+    agent = PolicyAgent.load(tmp_path / "p.pt", rules)
+    after = agent.act_batch(obs, mask)
+    np.testing.assert_array_equal(before, after)
+    assert mask[np.arange(len(after)), after].all()  # legal
+    assert agent.act(obs[0], mask[0]) == after[0]
+    _, _, meta = load_policy(tmp_path / "p.pt")
+    assert meta == {"note": "test"}
+
+
+def test_sampling_policy_is_seeded_and_legal() -> None:
+    rules = Rules.preset("daifugo")
+    obs, mask = _decisions(rules)
+    a = PolicyAgent(_net(rules), rules, greedy=False, seed=3).act_batch(obs, mask)
+    b = PolicyAgent(_net(rules), rules, greedy=False, seed=3).act_batch(obs, mask)
+    np.testing.assert_array_equal(a, b)
+    assert mask[np.arange(len(a)), a].all()
+
+
+def test_bad_checkpoints_are_refused(tmp_path: Path) -> None:
+    rules = Rules.preset("standard")
+    with pytest.raises(CheckpointError, match="no checkpoint file"):
+        PolicyAgent.load(tmp_path / "missing.pt")
+    (tmp_path / "junk.pt").write_bytes(b"\x00not a checkpoint" * 10)
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        PolicyAgent.load(tmp_path / "junk.pt")
+    torch.save({"hello": 1}, tmp_path / "other.pt")
+    with pytest.raises(CheckpointError, match="not a president-policy checkpoint"):
+        PolicyAgent.load(tmp_path / "other.pt")
+    save_policy(tmp_path / "p.pt", _net(rules), rules)
+    with pytest.raises(CheckpointError, match="trained for other rules"):
+        PolicyAgent.load(tmp_path / "p.pt", Rules.preset("daifugo"))
+    with pytest.raises(CheckpointError, match="trained for other rules"):
+        PolicyAgent.load(tmp_path / "p.pt", Rules.preset("standard", num_players=5))
+    # a truncated file
+    data = (tmp_path / "p.pt").read_bytes()
+    (tmp_path / "cut.pt").write_bytes(data[: len(data) // 2])
+    with pytest.raises(CheckpointError):
+        PolicyAgent.load(tmp_path / "cut.pt")
+    # weights of another shape
+    ck = torch.load(tmp_path / "p.pt", weights_only=True)
+    ck["state_dict"]["pi.bias"] = torch.zeros(3)
+    torch.save(ck, tmp_path / "shape.pt")
+    with pytest.raises(CheckpointError, match="do not fit"):
+        PolicyAgent.load(tmp_path / "shape.pt")
+
+
+def test_policy_agent_checks_shapes() -> None:
+    rules = Rules.preset("standard")
+    agent = PolicyAgent(_net(rules), rules)
+    obs, mask = _decisions(rules, 4)
+    with pytest.raises(ValueError, match="do not match"):
+        agent.act_batch(obs[:, :10], mask)
+    with pytest.raises(ValueError, match="expected"):
+        agent.act_batch(obs[0], mask[0])
