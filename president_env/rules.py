@@ -204,3 +204,14 @@ def _check_names(options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - names)
     if unknown:
         raise ValueError(f"unknown rule option(s) {unknown}; options are {sorted(names)}")
+
+
+_dataclass_init = Rules.__init__
+
+
+def _checked_init(self: Rules, *args: Any, **kwargs: Any) -> None:
+    _check_names(kwargs)  # an unknown option is a ValueError that lists the options
+    _dataclass_init(self, *args, **kwargs)
+
+
+Rules.__init__ = _checked_init  # type: ignore[method-assign]
