@@ -393,9 +393,13 @@ class Engine:
 
     # ------------------------------------------------------------------ views
     def observe(
-        self, state: State, players: npt.ArrayLike | None = None
+        self,
+        state: State,
+        players: npt.ArrayLike | None = None,
+        out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
-        """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act)."""
+        """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act),
+        written into ``out`` when given (float32, C-contiguous ``[B, obs_size]``)."""
         if players is None:
             pl = np.maximum(state.current, 0).astype(np.int64)
         else:
@@ -406,7 +410,13 @@ class Engine:
                 raise ValueError(
                     f"players must be seats 0..{self.num_players - 1}, shape ({state.batch_size},)"
                 )
-        out = np.empty((state.batch_size, self.obs_size), np.float32)
+        if out is None:
+            out = np.empty((state.batch_size, self.obs_size), np.float32)
+        elif out.shape != (state.batch_size, self.obs_size) or out.dtype != np.float32:
+            raise ValueError(
+                f"out must be float32 of shape ({state.batch_size}, {self.obs_size}), "
+                f"got {out.dtype} {out.shape}"
+            )
         observe_kernel(self._rp, self._obs_offsets, state.arrays(), pl, self.rules.deals, out)
         return out
 
@@ -419,7 +429,10 @@ class Engine:
         return res  # type: ignore[return-value]
 
     def reset_where(self, state: State, done: BoolArray, seeds: npt.ArrayLike) -> None:
-        """Start new seeded games in place wherever ``done`` (seeds: one per game, [B])."""
+        """Start new seeded games in place wherever ``done`` (seeds: one per game, [B]).
+
+        ``deal_over`` and ``rewards`` keep describing the step that ended the old game until
+        the next step."""
         K.reset_where(self._rp, state.arrays(), np.asarray(done, np.bool_), _as_seeds(seeds))
 
     def standings(self, state: State) -> npt.NDArray[np.int64]:

@@ -60,56 +60,84 @@ Phase = Literal["exchange", "play", "done"]
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
 
+Hand = list[int]
+"""53 counts, one per card id (plain Python ints: this module favours clarity over speed)."""
+
 
 class ReferenceGame:
-    """One game of President (one or more deals), stepped one action at a time."""
+    """One game of President (one or more deals), stepped one action at a time.
 
-    def __init__(
-        self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0
-    ) -> None:
+    Public state (read it, do not write it): ``phase``, ``current``, ``hands``, ``pile_kind``,
+    ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
+    ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
+    ``to_return``, ``deal_over`` and ``deal_over_rewards``.
+    """
+
+    def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
         self.rules = rules
         self.layout = ActionLayout(rules)
+        self._legal: list[int] | None = None  # legal actions of the current state, once found
         self.seed = int(seed)
         self.num_players: int = rules.num_players
         players = self.num_players
 
         self.scores: list[int] = [0] * players
-        self.title: list[int] = [-1] * players
+        self.title: list[int] = [-1] * players  # no titles during the first deal
         self.deal: int = 0
-        self.deal_over_rewards: list[float] = [0.0] * players
         self.deal_over = False
         """Whether the last step ended a deal."""
+        self.deal_over_rewards: list[float] = [0.0] * players
+        """Per seat, ``1 - 2 * place / (P - 1)`` after a step that ended a deal, else 0."""
 
         first_dealer = players - 1
-        if hands is None:
-            dealt = deal_hands(rules, self.seed, 0, first_dealer)
-        else:
-            dealt = np.asarray(hands)
-        if dealt.shape != (players, NUM_CARDS):
-            raise ValueError(f"hands must have shape ({players}, {NUM_CARDS}), got {dealt.shape}")
+        dealt = deal_hands(rules, self.seed, 0, first_dealer) if hands is None else hands
         self._start_deal(dealt, dealer=first_dealer)
 
-        # Who leads the first deal.
         self.phase: Phase = "play"
         if rules.first_lead == "seat0":
             self.current = 0
-        else:
-            holders = [seat for seat in range(players) if self.hands[seat, THREE_OF_CLUBS] > 0]
+        else:  # the lowest seat holding a 3 of clubs, seat 0 if nobody holds one
+            holders = [seat for seat in range(players) if self._hands[seat][THREE_OF_CLUBS] > 0]
             self.current = holders[0] if holders else 0
 
-    # ------------------------------------------------------------------ deal set-up
+    # ------------------------------------------------------------------ public views
+    @property
+    def hands(self) -> npt.NDArray[np.int64]:
+        """Cards held, ``[P, 53]`` counts."""
+        return np.array(self._hands, dtype=np.int64)
+
+    @property
+    def to_return(self) -> list[int]:
+        """Per seat, the cards still to return in the exchange."""
+        return [
+            sum(1 for giver, _ in self._returns_due if giver == seat)
+            for seat in range(self.num_players)
+        ]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "done"
+
+    # ------------------------------------------------------------------ deals
     def _start_deal(self, hands: npt.ArrayLike, dealer: int) -> None:
         """Fresh hands and a fresh table: empty pile, usual order, nobody finished."""
         players = self.num_players
-        self.hands: npt.NDArray[np.int64] = np.array(hands, dtype=np.int64)
+        array = np.asarray(hands)
+        if array.shape != (players, NUM_CARDS):
+            raise ValueError(f"hands must have shape ({players}, {NUM_CARDS}), got {array.shape}")
+        self._hands: list[Hand] = [[int(n) for n in row] for row in array]
         self.dealer = dealer
         self.place: list[int] = [-1] * players
         self.passed: list[bool] = [False] * players
         self.revolution = False
         self.played: list[int] = [0] * (NUM_RANKS + 1)
         self._clear_pile()
-        # Exchange bookkeeping: (giver, receiver) pairs still to return cards, in order.
-        self.returns_due: list[tuple[int, int]] = []
+        self.gave: list[Hand] = [[0] * NUM_CARDS for _ in range(players)]
+        """Cards each seat gave in this deal's exchange (automatic gifts and returns)."""
+        self.received: list[Hand] = [[0] * NUM_CARDS for _ in range(players)]
+        """Cards each seat received in this deal's exchange."""
+        self._returns_due: list[tuple[int, int]] = []
+        """Exchange: (returning seat, receiving seat), one entry per card still to return."""
 
     def _clear_pile(self) -> None:
         self.pile_kind: Kind = Kind.PASS
@@ -118,35 +146,37 @@ class ReferenceGame:
         self.last_player: int = -1
 
     def _next_deal(self) -> None:
-        """Deal again (dealer: the previous Bum) and run the automatic part of the exchange."""
+        """Deal again (dealer: the previous Bum) and make the automatic exchange gifts."""
         players = self.num_players
         bum = self.title.index(players - 1)
         self._start_deal(deal_hands(self.rules, self.seed, self.deal, bum), dealer=bum)
+        self.phase = "play"
+        self.current = bum  # the Bum leads (after the exchange, if any)
         if not self.rules.exchange_on:
-            self.phase = "play"
-            self.current = bum
             return
         president = self.title.index(0)
-        pairs = [(bum, president)]
+        # (giver of best cards, receiver, number of cards)
+        pairs = [(bum, president, 2)]
         if players >= 4:
-            pairs.append((self.title.index(players - 2), self.title.index(1)))
-        for loser, winner in pairs:
-            gifts = 2 if loser == bum else 1
-            for _ in range(gifts):
-                best = self._best_card(loser)
-                self.hands[loser, best] -= 1
-                self.hands[winner, best] += 1
-        # The winners return cards: the President two, then the Vice-President one.
-        for loser, winner in pairs:
-            gifts = 2 if loser == bum else 1
-            self.returns_due += [(winner, loser)] * gifts
+            pairs.append((self.title.index(players - 2), self.title.index(1), 1))
+        for loser, winner, count in pairs:
+            for _ in range(count):  # one at a time: the best, then the best of the rest
+                self._move_card(loser, winner, self._best_card(loser))
+        for loser, winner, count in pairs:  # the President returns first, then the VP
+            self._returns_due += [(winner, loser)] * count
         self.phase = "exchange"
-        self.current = self.returns_due[0][0]
+        self.current = self._returns_due[0][0]
 
     def _best_card(self, seat: int) -> int:
-        """Highest card id held (the joker is best, then 2s, spades before hearts ...)."""
-        held = [card for card in range(NUM_CARDS) if self.hands[seat, card] > 0]
-        return max(held)
+        """Highest card id held: the joker, then 2s (spades first), then aces, ..."""
+        return max(card for card in range(NUM_CARDS) if self._hands[seat][card] > 0)
+
+    def _move_card(self, giver: int, receiver: int, card: int) -> None:
+        """Move one card in the exchange."""
+        self._hands[giver][card] -= 1
+        self._hands[receiver][card] += 1
+        self.gave[giver][card] += 1
+        self.received[receiver][card] += 1
 
     # ------------------------------------------------------------------ order of ranks
     def _key(self, rank: int) -> int:
@@ -157,18 +187,37 @@ class ReferenceGame:
         """The rank that is highest in the order in effect."""
         return Rank.THREE if self.revolution else Rank.TWO
 
+    # ------------------------------------------------------------------ what a hand can play
+    def _plays_in_hand(self, seat: int, with_runs: bool) -> list[tuple[int, Kind, int, int]]:
+        """Every play the hand can make: (action id, kind, rank or run bottom, size).
+
+        Runs only ``with_runs`` (they are the slow part, and only a run may follow a run).
+        """
+        lay, hand = self.layout, self._hands[seat]
+        jokers = hand[JOKER]
+        plays: list[tuple[int, Kind, int, int]] = []
+        for rank in range(NUM_RANKS):
+            naturals = sum(hand[rank * NUM_SUITS : (rank + 1) * NUM_SUITS])
+            if naturals == 0:  # a set holds at least one natural card
+                continue
+            for size in range(1, min(naturals + jokers, lay.max_set) + 1):
+                plays.append((lay.set_action(rank, size), Kind.SET, rank, size))
+        for size in range(1, jokers + 1):
+            plays.append((lay.jokers_action(size), Kind.JOKERS, -1, size))
+        if self.rules.runs and with_runs:
+            # held_below[suit][r]: natural cards of the suit held among ranks 0..r-1 (one per rank)
+            held_below = [[0] * (NUM_RANKS + 1) for _ in range(NUM_SUITS)]
+            for suit in range(NUM_SUITS):
+                for rank in range(NUM_RANKS):
+                    has = 1 if hand[rank * NUM_SUITS + suit] > 0 else 0
+                    held_below[suit][rank + 1] = held_below[suit][rank] + has
+            for i, (suit, bottom, length) in enumerate(lay.runs):
+                held = held_below[suit][bottom + length] - held_below[suit][bottom]
+                if held >= 1 and length - held <= jokers:  # jokers fill the missing places
+                    plays.append((lay.run_base + i, Kind.RUN, bottom, length))
+        return plays
+
     # ------------------------------------------------------------------ legality
-    def _holds_cards(self, seat: int) -> bool:
-        return bool(self.hands[seat].sum() > 0)
-
-    def _can_make(self, action: int, seat: int) -> bool:
-        """Whether the seat's hand holds the cards of this play."""
-        try:
-            self.layout.cards_for(action, self.hands[seat])
-        except ValueError:
-            return False
-        return True
-
     def _beats(self, kind: Kind, rank: int, size: int) -> bool:
         """Whether a play of (kind, rank, size) may follow the current pile."""
         equal_ok = self.rules.allow_equal
@@ -185,8 +234,8 @@ class ReferenceGame:
             return rank > self.pile_rank or (equal_ok and rank == self.pile_rank)
         if pile == Kind.JOKERS:  # only an equal jokers-only set, and only with allow_equal
             return kind == Kind.JOKERS and equal_ok
-        # pile is a natural set
-        if kind == Kind.JOKERS:
+        # the pile is a natural set
+        if kind == Kind.JOKERS:  # a jokers-only set beats every natural set of its size
             return True
         if kind != Kind.SET:
             return False
@@ -195,22 +244,21 @@ class ReferenceGame:
 
     def legal_actions(self) -> list[int]:
         """Sorted ids of the actions the player to act may take (empty when the game is over)."""
-        lay = self.layout
+        if self._legal is None:
+            self._legal = self._find_legal_actions()
+        return list(self._legal)
+
+    def _find_legal_actions(self) -> list[int]:
         if self.phase == "done":
             return []
         seat = self.current
-        if self.phase == "exchange":
-            return [lay.give_action(c) for c in range(NUM_CARDS) if self.hands[seat, c] > 0]
-        legal: list[int] = []
-        if self.pile_kind != Kind.PASS:
-            legal.append(PASS)
-        for action in range(lay.num_actions):
-            kind = Kind(int(lay.kind[action]))
-            if kind in (Kind.PASS, Kind.GIVE):
-                continue
-            if not self._can_make(action, seat):
-                continue
-            if self._beats(kind, int(lay.rank[action]), int(lay.size[action])):
+        if self.phase == "exchange":  # return any card held
+            hand = self._hands[seat]
+            return [self.layout.give_action(c) for c in range(NUM_CARDS) if hand[c] > 0]
+        legal = [] if self.pile_kind == Kind.PASS else [PASS]  # no pass when leading
+        with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
+        for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
+            if self._beats(kind, rank, size):
                 legal.append(action)
         return sorted(legal)
 
@@ -221,23 +269,23 @@ class ReferenceGame:
         if action not in self.legal_actions():
             raise ValueError(
                 f"illegal action {action} ({self.layout.name(action)}) for seat {self.current} "
-                f"in phase {self.phase}"
+                f"in phase {self.phase!r}"
             )
-        self.deal_over_rewards = [0.0] * self.num_players
+        self._legal = None
         self.deal_over = False
+        self.deal_over_rewards = [0.0] * self.num_players
         if self.phase == "exchange":
-            self._give(int(self.layout.card[action]))
-        elif self.layout.kind[action] == Kind.PASS:
+            self._return_card(int(self.layout.card[action]))
+        elif action == PASS:
             self._pass()
         else:
             self._play(action)
 
-    def _give(self, card: int) -> None:
-        giver, receiver = self.returns_due.pop(0)
-        self.hands[giver, card] -= 1
-        self.hands[receiver, card] += 1
-        if self.returns_due:
-            self.current = self.returns_due[0][0]
+    def _return_card(self, card: int) -> None:
+        giver, receiver = self._returns_due.pop(0)
+        self._move_card(giver, receiver, card)
+        if self._returns_due:
+            self.current = self._returns_due[0][0]
         else:
             self.phase = "play"
             self.current = self.title.index(self.num_players - 1)  # the Bum leads
@@ -254,13 +302,11 @@ class ReferenceGame:
         kind = Kind(int(lay.kind[action]))
         rank, size = int(lay.rank[action]), int(lay.size[action])
 
-        cards = lay.cards_for(action, self.hands[seat])
-        self.hands[seat] -= cards
+        cards = lay.cards_for(action, self._hands[seat])
         for card in range(NUM_CARDS):
-            if card == JOKER:
-                self.played[PLAYED_JOKERS] += int(cards[card])
-            else:
-                self.played[card // NUM_SUITS] += int(cards[card])
+            count = int(cards[card])
+            self._hands[seat][card] -= count
+            self.played[PLAYED_JOKERS if card == JOKER else card // NUM_SUITS] += count
 
         clears = self._clears(kind, rank, size)  # judged in the order before any revolution
         if self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4:
@@ -271,8 +317,8 @@ class ReferenceGame:
         if not self.rules.pass_is_final:
             self.passed = [False] * self.num_players
 
-        if not self._holds_cards(seat):
-            self.place[seat] = self._finished_count()
+        if not self._holds_cards(seat):  # gone out: the next place
+            self.place[seat] = sum(1 for p in self.place if p >= 0)
             if self._holders_count() == 1:
                 self._end_deal()
                 return
@@ -283,18 +329,18 @@ class ReferenceGame:
 
     def _clears(self, kind: Kind, rank: int, size: int) -> bool:
         """Whether a play clears the pile (in the order in effect when it is played)."""
-        if kind == Kind.SET:
+        if kind == Kind.SET:  # a natural set (a jokers-only set never clears)
             if self.rules.top_rank_clears and rank == self._top_rank():
                 return True
             if self.rules.eight_clears and rank == Rank.EIGHT:
                 return True
-        if kind == Kind.RUN and self.rules.eight_clears:
+        if kind == Kind.RUN and self.rules.eight_clears:  # a run through the 8
             return rank <= Rank.EIGHT < rank + size
         return False
 
     # ------------------------------------------------------------------ turn order
-    def _finished_count(self) -> int:
-        return sum(1 for p in self.place if p >= 0)
+    def _holds_cards(self, seat: int) -> bool:
+        return sum(self._hands[seat]) > 0
 
     def _holders_count(self) -> int:
         return sum(1 for seat in range(self.num_players) if self._holds_cards(seat))
@@ -333,13 +379,13 @@ class ReferenceGame:
     def _end_deal(self) -> None:
         players = self.num_players
         for seat in range(players):
-            if self.place[seat] < 0:
+            if self.place[seat] < 0:  # the only one still holding cards is last
                 self.place[seat] = players - 1
         self.title = list(self.place)
         for seat, place in enumerate(self.place):
             self.scores[seat] += self._points(place)
-        self.deal_over_rewards = [1.0 - 2.0 * place / (players - 1) for place in self.place]
         self.deal_over = True
+        self.deal_over_rewards = [1.0 - 2.0 * place / (players - 1) for place in self.place]
         target = self.rules.target_score
         reached = target is not None and max(self.scores) >= target
         if self.deal + 1 >= self.rules.deals or reached:
@@ -350,6 +396,7 @@ class ReferenceGame:
         self._next_deal()
 
     def _points(self, place: int) -> int:
+        """Points of one deal's place under ``rules.scoring``."""
         players, scoring = self.num_players, self.rules.scoring
         if scoring == "places":
             return players - place
@@ -357,9 +404,4 @@ class ReferenceGame:
             if place == 0:
                 return 2
             return 1 if place == 1 and players >= 4 else 0
-        return 1 if place == 0 else 0  # "tally"
-
-    # ------------------------------------------------------------------ convenience
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "done"
+        return 1 if place == 0 else 0  # "tally": presidencies
