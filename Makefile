@@ -50,7 +50,7 @@ lint: venv
 	$(VENV)/bin/mypy $(SRC)
 
 demo: venv
-	$(PY) -m president_env.demo
+	$(PY) -m train.demo
 
 $(BENCH_STAMP): pyproject.toml
 	@$(BENCH_PY) -c "" 2>/dev/null || { rm -rf $(BENCH_VENV) && $(PYTHON) -m venv $(BENCH_VENV); }

@@ -1,0 +1,211 @@
+"""Play President against the rule-based agents in a terminal.
+
+    python -m agents.play --preset standard --players 4 --seat 0 --opponents hard
+
+At your turn the program shows your hand, the pile and your legal plays, numbered; answer with
+the number or the play's name (``pair of 9``, ``pass``). A bad answer gets a message and a new
+prompt; ``quit`` (or the end of the input) stops the game. ``--opponents`` is one agent name
+for every other seat or a comma list, one per other seat in seat order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+from agents import AGENTS, make_agent
+from agents.base import BaseAgent
+from president_env.actions import Kind
+from president_env.cards import RANK_NAMES, format_hand
+from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
+from president_env.rules import Rules
+
+TITLES = {0: "President", 1: "Vice-President"}
+
+
+def title(place: int, num_players: int) -> str:
+    """Name of a finishing place (0 = first)."""
+    if place == num_players - 1:
+        return "Bum"
+    if place == num_players - 2 and num_players >= 4:
+        return "Vice-Bum"
+    if place == 1 and num_players >= 4:
+        return "Vice-President"
+    if place == 0:
+        return "President"
+    return "Neutral"
+
+
+def describe_pile(state: State, engine: Engine) -> str:
+    """The top play of game 0 in words."""
+    kind = int(state.pile_kind[0])
+    size = int(state.pile_size[0])
+    rank = int(state.pile_rank[0])
+    if kind == Kind.PASS:
+        return "empty"
+    lay = engine.layout
+    if kind == Kind.SET:
+        text = lay.name(lay.set_action(rank, size))
+    elif kind == Kind.JOKERS:
+        text = lay.name(lay.jokers_action(size))
+    else:
+        text = "run " + "-".join(RANK_NAMES[rank : rank + size])
+    return f"{text} (by seat {int(state.last_player[0])})"
+
+
+def parse_choice(text: str, legal: Sequence[int], engine: Engine) -> int:
+    """The action id chosen by ``text``: a number in the shown list or an action's name.
+
+    Raises ValueError with a message for the player.
+    """
+    t = " ".join(text.strip().lower().split())
+    if not t:
+        raise ValueError("empty answer")
+    if t.lstrip("-").isdigit():
+        n = int(t)
+        if not 1 <= n <= len(legal):
+            raise ValueError(f"{n} is not in the list: choose a number from 1 to {len(legal)}")
+        return legal[n - 1]
+    for a in legal:
+        if engine.layout.name(a).lower() == t:
+            return a
+    all_names = {engine.layout.name(a).lower() for a in range(engine.num_actions)}
+    if t in all_names:
+        raise ValueError(f"'{text.strip()}' is not legal now")
+    raise ValueError(f"'{text.strip()}' is neither a number from the list nor a play's name")
+
+
+def play(
+    rules: Rules,
+    seat: int,
+    opponents: Sequence[BaseAgent],
+    seed: int = 0,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play one game with a human in ``seat``; return 0 when it ends, 1 if the player quits."""
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    engine = Engine(rules)
+    p = rules.num_players
+    seat_agent: dict[int, BaseAgent] = {}
+    others = [s for s in range(p) if s != seat]
+    for s, agent in zip(others, opponents):
+        seat_agent[s] = agent
+    names = {s: f"seat {s} ({seat_agent[s].name})" for s in others}
+    names[seat] = f"seat {seat} (you)"
+    state = engine.init([seed])
+
+    def say(line: str = "") -> None:
+        print(line, file=out, flush=True)
+
+    say(f"President, {rules.num_players} players; you are seat {seat}. Type 'quit' to stop.")
+    while int(state.phase[0]) != PHASE_DONE:
+        cur = int(state.current[0])
+        mask = engine.legal_action_mask(state)
+        if cur != seat:
+            obs = engine.observe(state)
+            a = int(seat_agent[cur].act_batch(obs, mask)[0])
+        else:
+            legal = [int(x) for x in np.flatnonzero(mask[0])]
+            say("")
+            if int(state.phase[0]) == PHASE_EXCHANGE:
+                say(f"Exchange: return {int(state.to_return[0, seat])} card(s) of your choice.")
+            left = ", ".join(f"{names[s]}: {int(n)}" for s, n in enumerate(state.cards_left[0]))
+            say(f"Cards left: {left}")
+            order = "reversed (revolution)" if state.revolution[0] else "usual"
+            say(f"Pile: {describe_pile(state, engine)}; order: {order}")
+            say(f"Your hand: {format_hand(state.hands[0, seat])}")
+            for i, act in enumerate(legal, 1):
+                say(f"  {i:2d}) {engine.layout.name(act)}")
+            while True:
+                print("Your play: ", end="", file=out, flush=True)
+                line = inp.readline()
+                if not _isatty(inp):
+                    print(line.rstrip("\n"), file=out, flush=True)  # echo piped input
+                if not line or line.strip().lower() in ("quit", "q", "exit"):
+                    say("\nGame stopped.")
+                    return 1
+                try:
+                    a = parse_choice(line, legal, engine)
+                    break
+                except ValueError as e:
+                    say(f"Invalid choice: {e}. Enter a number from 1 to {len(legal)} or a play's name.")
+        deal_before = int(state.deal[0])
+        engine.step_inplace(state, [a])
+        say(f"{names[cur]}: {engine.layout.name(a)}")
+        if state.deal_over[0]:
+            places = state.title[0]
+            order_txt = ", ".join(
+                f"{names[int(s)]} {title(int(places[s]), p)}" for s in np.argsort(places)
+            )
+            say(f"Deal {deal_before + 1} over: {order_txt}")
+    scores = ", ".join(f"{names[s]}: {int(v)}" for s, v in enumerate(state.scores[0]))
+    standing = engine.standings(state)[0]
+    say(f"Game over. Scores ({rules.scoring}): {scores}")
+    say(f"You finished {int(standing[seat]) + 1} of {p}.")
+    return 0
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"a rule option is KEY=VALUE, got {text!r}")
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        parsed = value
+    return key.strip(), parsed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n")[0])
+    ap.add_argument("--preset", default="standard")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1")
+    ap.add_argument(
+        "--opponents", default="hard", help=f"one of {sorted(AGENTS)} or a comma list per seat"
+    )
+    ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    ap.add_argument(
+        "--rule", action="append", default=[], type=_parse_option, metavar="KEY=VALUE",
+        help="override a rule option, e.g. --rule deals=3 (repeatable)",
+    )
+    args = ap.parse_args(argv)
+    try:
+        rules = Rules.preset(args.preset, num_players=args.players, **dict(args.rule))
+        if not 0 <= args.seat < rules.num_players:
+            raise ValueError(f"--seat must be 0..{rules.num_players - 1}, got {args.seat}")
+        names = [n.strip() for n in args.opponents.split(",") if n.strip()]
+        if len(names) == 1:
+            names *= rules.num_players - 1
+        if len(names) != rules.num_players - 1:
+            raise ValueError(
+                f"--opponents needs one name or {rules.num_players - 1} names, got {len(names)}"
+            )
+        seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
+        opponents = [make_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        return play(rules, args.seat, opponents, seed=seed)
+    except KeyboardInterrupt:
+        print("\nGame stopped.")
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

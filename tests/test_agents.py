@@ -1,0 +1,239 @@
+"""The rule-based agents: always legal, blind to hidden cards, batched = one at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from agents import AGENTS, HARD_WEIGHTS, Agent, EasyAgent, HardAgent, NormalAgent, make_agent
+from agents.base import BaseAgent
+from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
+from president_env.rules import PRESET_PLAYERS, PRESETS, Rules
+
+NAMES = sorted(AGENTS)
+
+
+def all_rules() -> Iterator[Rules]:
+    """Every preset and player count, two deals (so the exchange is played too), plus a few
+    combinations of options the presets do not cover."""
+    for name in sorted(PRESETS):
+        lo, hi = PRESET_PLAYERS[name]
+        for players in range(lo, hi + 1):
+            yield Rules.preset(name, num_players=players, deals=2)
+    yield Rules.preset(
+        "standard", num_players=5, deals=2, jokers=2, runs=True, revolution=True,
+        pass_is_final=True, eight_clears=True, allow_equal=True,
+    )
+    yield Rules.preset("daifugo", num_players=4, decks=2, deals=2)
+    yield Rules.preset("revolution", num_players=3, top_rank_clears=False, jokers=1, deals=2)
+    yield Rules.preset("cardverse", num_players=4, deals=3, scoring="tally", exchange=True)
+
+
+RULES = list(all_rules())
+
+
+def rules_id(r: Rules) -> str:
+    return f"{r.preset_name}-{r.num_players}p-{r.num_decks}d-{r.num_jokers}j"
+
+
+def play_games(
+    rules: Rules, seats: list[BaseAgent], games: int, seed: int
+) -> Iterator[tuple[Engine, State, np.ndarray, np.ndarray, np.ndarray]]:
+    """Play ``games`` games to the end, seat ``s`` played by ``seats[s]``; yield
+    (engine, state, live rows, observations, masks) before every step."""
+    engine = Engine(rules)
+    state = engine.init(np.arange(seed, seed + games))
+    while not state.terminated.all():
+        live = np.flatnonzero(state.phase != PHASE_DONE)
+        obs = engine.observe(state)
+        mask = engine.legal_action_mask(state)
+        yield engine, state, live, obs, mask
+        actions = np.zeros(games, np.int64)
+        for s, agent in enumerate(seats):
+            rows = live[state.current[live] == s]
+            if len(rows):
+                actions[rows] = agent.act_batch(obs[rows], mask[rows])
+        engine.step_inplace(state, actions)  # checks legality
+
+
+@pytest.mark.parametrize("rules", RULES, ids=rules_id)
+def test_every_agent_only_plays_legal_actions(rules: Rules) -> None:
+    agents = [make_agent(n, rules, seed=i) for i, n in enumerate(NAMES)]
+    seats = [agents[s % len(agents)] for s in range(rules.num_players)]
+    saw_exchange = False
+    for _, state, live, obs, mask in play_games(rules, seats, games=6, seed=11):
+        saw_exchange |= bool((state.phase[live] == PHASE_EXCHANGE).any())
+        for agent in agents:  # every agent's choice in every position, not only its own
+            acts = agent.act_batch(obs[live], mask[live])
+            assert acts.dtype == np.int64 and acts.shape == (len(live),)
+            assert mask[live, acts].all(), f"{agent.name} chose an illegal action"
+    if rules.exchange_on:
+        assert saw_exchange
+
+
+def _swap_hidden(state: State, me: int, rng: np.random.Generator) -> State | None:
+    """A copy of ``state`` with cards swapped between two opponents of ``me`` (same counts)."""
+    p = state.num_players
+    holders = [q for q in range(p) if q != me and state.hands[0, q].sum() > 0]
+    if len(holders) < 2:
+        return None
+    a, b = rng.choice(holders, 2, replace=False)
+    new = state.copy()
+    ha, hb = new.hands[0, a], new.hands[0, b]
+    k = int(min(ha.sum(), hb.sum()))
+    moved = 0
+    for _ in range(rng.integers(1, k + 1)):
+        ca = rng.choice(np.flatnonzero(ha > 0))
+        cb = rng.choice(np.flatnonzero(hb > 0))
+        if ca == cb:
+            continue
+        ha[ca] -= 1
+        hb[ca] += 1
+        hb[cb] -= 1
+        ha[cb] += 1
+        moved += 1
+    if not moved or np.array_equal(new.hands, state.hands):
+        return None
+    return new
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.preset("standard", num_players=4),
+        Rules.preset("cardverse", num_players=5, deals=2),
+        Rules.preset("daifugo", num_players=4, deals=2),
+        Rules.preset("daifugo", num_players=7),
+        Rules.preset("runs", num_players=3),
+    ],
+    ids=rules_id,
+)
+def test_choices_do_not_depend_on_hidden_cards(rules: Rules) -> None:
+    agents = [make_agent(n, rules, seed=3) for n in ("easy", "normal", "hard")]
+    seats = [agents[s % 3] for s in range(rules.num_players)]
+    rng = np.random.default_rng(0)
+    checked = 0
+    for engine, state, live, _obs, _mask in play_games(rules, seats, games=4, seed=5):
+        for b in live[:2]:
+            one = state.take(int(b))
+            me = int(one.current[0])
+            swapped = _swap_hidden(one, me, rng)
+            if swapped is None:
+                continue
+            assert not np.array_equal(swapped.hands, one.hands)
+            o1, o2 = engine.observe(one), engine.observe(swapped)
+            m1, m2 = engine.legal_action_mask(one), engine.legal_action_mask(swapped)
+            np.testing.assert_array_equal(o1, o2)
+            np.testing.assert_array_equal(m1, m2)
+            for agent in agents:
+                assert agent.act(o1[0], m1[0]) == agent.act(o2[0], m2[0])
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.preset("standard", num_players=4, deals=2), Rules.preset("daifugo", num_players=6)],
+    ids=rules_id,
+)
+def test_batched_act_equals_single_act(name: str, rules: Rules) -> None:
+    driver = [make_agent("random", rules, seed=s) for s in range(rules.num_players)]
+    obs_rows, mask_rows = [], []
+    for _, _, live, obs, mask in play_games(rules, driver, games=8, seed=21):
+        obs_rows.append(obs[live])
+        mask_rows.append(mask[live])
+    obs_all = np.concatenate(obs_rows)
+    mask_all = np.concatenate(mask_rows)
+    batched = make_agent(name, rules, seed=7).act_batch(obs_all, mask_all)
+    single_agent = make_agent(name, rules, seed=7)
+    single = np.array([single_agent.act(o, m) for o, m in zip(obs_all, mask_all)])
+    np.testing.assert_array_equal(batched, single)
+    assert mask_all[np.arange(len(batched)), batched].all()
+
+
+def test_agents_follow_the_protocol() -> None:
+    rules = Rules.preset("standard")
+    for name in NAMES:
+        agent = make_agent(name, rules)
+        assert isinstance(agent, Agent)
+        assert agent.name == name
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("expert", rules)
+    with pytest.raises(ValueError, match="unknown Hard weight"):
+        HardAgent(rules, weights={"nope": 1.0})
+    assert set(HardAgent(rules, weights={"alpha": 0.3}).weights) == set(HARD_WEIGHTS)
+
+
+def test_bad_inputs_raise_clear_errors() -> None:
+    rules = Rules.preset("standard")
+    engine = Engine(rules)
+    state = engine.init([0])
+    obs, mask = engine.observe(state), engine.legal_action_mask(state)
+    agent = EasyAgent(rules)
+    with pytest.raises(ValueError, match="shape"):
+        agent.act_batch(obs[:, :-1], mask)
+    with pytest.raises(ValueError, match="shape"):
+        agent.act(obs, mask)
+    with pytest.raises(ValueError, match="no legal action"):
+        agent.act(obs[0], np.zeros_like(mask[0]))
+
+
+def _decide(agent: BaseAgent, engine: Engine, state: State) -> str:
+    a = agent.act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    return engine.layout.name(a)
+
+
+def test_easy_plays_the_lowest_legal_play() -> None:
+    rules = Rules.preset("revolution", num_players=3)
+    engine = Engine(rules)
+    hands = ["3c 5d 5h 9s 2c", "4c 6d 6h 7s 7h", "8c 8d Kh Ks Ac"]
+    state = engine.init_from_hands(hands)
+    assert _decide(EasyAgent(rules), engine, state) == "single 3"
+    engine.step_inplace(state, [engine.layout.set_action(0, 1)])  # seat 0 leads its 3
+    assert _decide(EasyAgent(rules), engine, state) == "single 4"
+    # during a revolution the lowest play is the highest rank
+    state = engine.init_from_hands(hands)
+    state.revolution[:] = True
+    assert _decide(EasyAgent(rules), engine, state) == "single 2"
+
+
+def test_normal_keeps_pairs_and_twos() -> None:
+    rules = Rules.preset("standard", num_players=3)
+    engine = Engine(rules)
+    # seat 1 leads a single 5; seat 2 holds a pair of 6s, a lone 9 and a 2
+    state = engine.init_from_hands(["5c Kh Kd Ks Jc Jd", "3c 5d 8c 8d 10h", "6c 6d 9h 2s Qh Qd"])
+    engine.step_inplace(state, [engine.layout.set_action(0, 1)])  # seat 1 (3 of clubs) leads 3
+    assert int(state.current[0]) == 2
+    assert _decide(NormalAgent(rules), engine, state) == "single 9"  # not a 6 of the pair
+    assert _decide(EasyAgent(rules), engine, state) == "single 6"
+
+
+def test_hard_plays_a_sure_card_to_go_out_by_chaining() -> None:
+    rules = Rules.preset("standard", num_players=3)
+    engine = Engine(rules)
+    # seat 0 (3 of clubs) holds two 2s and a 3: leading the 3 first would give the lead away;
+    # a 2 clears the pile, so 2, 2 (or 3) go out for sure
+    hands = ["3c 2s 2h", "4c 5d 6h 7s 8h 9c 10d Jc", "4d 5c 6d 7c 8d 9d 10c Jd"]
+    state = engine.init_from_hands(hands)
+    choice = _decide(HardAgent(rules), engine, state)
+    assert choice == "single 2"
+    assert _decide(NormalAgent(rules), engine, state) == "single 3"
+
+
+def test_hard_knows_when_a_play_cannot_be_beaten() -> None:
+    rules = Rules.preset("standard", num_players=3)
+    engine = Engine(rules)
+    hard = HardAgent(rules)
+    # every 2 is gone: seat 0's ace is unbeatable as a single
+    hands = ["3c Ah", "5c 6c 7c 8c 2c 2d", "5d 6d 7d 8d 2h 2s"]
+    state = engine.init_from_hands(hands)
+    state.played[0, 12] = 4  # (as if) every 2 has been played
+    state.hands[0, 1, 48:52] = 0
+    state.hands[0, 2, 48:52] = 0
+    scores = hard.action_scores(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    ace, three = engine.layout.set_action(11, 1), engine.layout.set_action(0, 1)
+    # leading the sure ace keeps the lead and leaves one loser: the chain bonus applies
+    assert scores[ace] > scores[three] + 10

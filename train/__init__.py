@@ -1,0 +1,1 @@
+"""Training and evaluation tools (tournaments between agents: :mod:`train.tournament`)."""
