@@ -11,10 +11,9 @@ for every other seat or a comma list, one per other seat in seat order.
 from __future__ import annotations
 
 import argparse
-import ast
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 import numpy as np
 
@@ -23,7 +22,7 @@ from agents.base import BaseAgent
 from president_env.actions import Kind
 from president_env.cards import RANK_NAMES, format_hand
 from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
-from president_env.rules import Rules
+from president_env.rules import Rules, parse_rule_option
 
 TITLES = {0: "President", 1: "Vice-President"}
 
@@ -159,17 +158,6 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _parse_option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"a rule option is KEY=VALUE, got {text!r}")
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        parsed = value
-    return key.strip(), parsed
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="standard")
@@ -180,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     ap.add_argument(
-        "--rule", action="append", default=[], type=_parse_option, metavar="KEY=VALUE",
+        "--rule", action="append", default=[], type=parse_rule_option, metavar="KEY=VALUE",
         help="override a rule option, e.g. --rule deals=3 (repeatable)",
     )
     args = ap.parse_args(argv)

@@ -19,6 +19,7 @@ preset          seed  players  allow_equal  pass_final   revolution  runs  joker
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -193,6 +194,19 @@ class Rules:
     def num_exchange_pairs(self) -> int:
         """1 (Bum and President) with 3 players, else 2 (and Vice-Bum with Vice-President)."""
         return 1 if self.num_players == 3 else 2
+
+
+def parse_rule_option(text: str) -> tuple[str, Any]:
+    """``"deals=3"`` -> ``("deals", 3)``: a command-line rule option (values as Python literals,
+    anything else as a string). Raises ValueError without ``=``."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise ValueError(f"a rule option is KEY=VALUE, got {text!r}")
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        parsed = value
+    return key.strip(), parsed
 
 
 def _is_int(x: object) -> bool:

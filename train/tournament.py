@@ -57,7 +57,6 @@ CLI::
 from __future__ import annotations
 
 import argparse
-import ast
 import csv
 import functools
 import itertools
@@ -76,7 +75,7 @@ import numpy.typing as npt
 
 from agents import Agent, make_agent
 from president_env.engine import Engine
-from president_env.rules import Rules
+from president_env.rules import Rules, parse_rule_option
 
 AgentSpec = Any  # an Agent, a factory (rules, seed) -> Agent, or a built-in agent's name
 FloatArray = npt.NDArray[np.float64]
@@ -673,17 +672,6 @@ def parse_agents(text: str) -> list[str]:
     return names
 
 
-def _parse_option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"a rule option is KEY=VALUE, got {text!r}")
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        parsed = value
-    return key.strip(), parsed
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m train.tournament",
@@ -706,7 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--no-ratings", action="store_true", help="skip the openskill ratings")
     ap.add_argument(
-        "--rule", action="append", default=[], type=_parse_option, metavar="KEY=VALUE",
+        "--rule", action="append", default=[], type=parse_rule_option, metavar="KEY=VALUE",
         help="override a rule option, e.g. --rule deals=3 (repeatable)",
     )
     args = ap.parse_args(argv)
