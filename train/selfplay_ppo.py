@@ -27,7 +27,7 @@ from torch import nn
 from tqdm import tqdm
 
 from agents import make_agent
-from agents.policy import PolicyAgent, PolicyNet, save_policy
+from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
 from president_env.engine import PHASE_DONE, Engine
 from president_env.rules import Rules
 from train.learner_env import BatchAgent, LearnerVecEnv
@@ -73,6 +73,8 @@ class Args:
     """Gradient clipping."""
     hidden: int = 256
     """Width of the two hidden layers."""
+    init: str = ""
+    """Start from this policy checkpoint (trained for the same rules) instead of from scratch."""
     bc_decisions: int = 0
     """Before PPO, imitate ``bc_teacher`` on this many of its decisions (0 = start from scratch)."""
     bc_teacher: str = "hard"
@@ -125,6 +127,11 @@ def train(args: Args) -> dict[str, Any]:
     net = PolicyNet(env.obs_size, env.num_actions, args.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     pool: list[BatchAgent] = []
+    if args.init:
+        start_net, _, _ = load_policy(args.init, rules)
+        if start_net.hidden != args.hidden:
+            raise ValueError(f"{args.init} has hidden={start_net.hidden}, not {args.hidden}")
+        net.load_state_dict(start_net.state_dict())
     if args.bc_decisions > 0:
         teacher = make_agent(args.bc_teacher, rules, seed=args.seed)
         acc = imitate(net, rules, teacher, args.bc_decisions, args.bc_epochs, args.seed, device,
