@@ -95,6 +95,9 @@ class Args:
     """Show a progress bar."""
     max_seconds: float = 0.0
     """Stop after this many seconds of training (0 = no limit)."""
+    max_steps: int = 0
+    """Stop after this many learner steps (0 = total_steps); the learning rate still anneals
+    over total_steps, so a run stopped by time can be reproduced exactly by its step count."""
     tensorboard: bool = True
     """Also log to TensorBoard."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -269,7 +272,9 @@ def train(args: Args) -> dict[str, Any]:
             env.set_opponents(base_agents + pool, w)
         if update % args.checkpoint_every == 0:
             save_policy(run_dir / f"policy_{steps}.pt", net, rules, meta=metrics)
-        if args.max_seconds and elapsed > args.max_seconds:
+        if (args.max_seconds and elapsed > args.max_seconds) or (
+            args.max_steps and steps >= args.max_steps
+        ):
             break
     bar.close()
     final = run_dir / "policy.pt"
