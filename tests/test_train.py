@@ -28,9 +28,9 @@ def _run(args: list[str], tmp_path: Path, timeout: int = 300) -> subprocess.Comp
     return proc
 
 
-def test_selfplay_ppo_smoke(tmp_path: Path) -> None:
+def test_ppo_pool_smoke(tmp_path: Path) -> None:
     _run(
-        ["-m", "train.selfplay_ppo", "--total-steps", "1024", "--num-envs", "16", "--rollout",
+        ["-m", "train.ppo_pool", "--total-steps", "1024", "--num-envs", "16", "--rollout",
          "32", "--bc-decisions", "500", "--bc-epochs", "1", "--pool-weight", "0.3",
          "--snapshot-every", "1", "--checkpoint-every", "1", "--out", "out", "--progress",
          "false"],

@@ -23,7 +23,7 @@ from president_env.render import render_table
 from president_env.rules import Rules
 from train.evaluate import evaluate_policy, table
 from train.plots import plot_learning_curve
-from train.selfplay_ppo import Args, train
+from train.ppo_pool import Args, train
 
 PRETRAINED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
 
