@@ -60,6 +60,11 @@ class BaseAgent:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.rules.num_players}, preset={getattr(self.rules, 'preset_name', None)!r})"
 
+    def reseed(self, seed: int | None) -> None:
+        """Restart the agent's random choices from ``seed`` (environments call it at reset so
+        that a seeded episode repeats exactly). Deterministic agents ignore it."""
+        self.seed = seed
+
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
         obs = np.asarray(observation)
         mask = np.asarray(action_mask)
@@ -96,6 +101,10 @@ class RandomAgent(BaseAgent):
 
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         super().__init__(rules, seed)
+        self.rng = np.random.default_rng(seed)
+
+    def reseed(self, seed: int | None) -> None:
+        super().reseed(seed)
         self.rng = np.random.default_rng(seed)
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:

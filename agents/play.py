@@ -24,8 +24,6 @@ from president_env.cards import RANK_NAMES, format_hand
 from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
 from president_env.rules import Rules, parse_rule_option
 
-TITLES = {0: "President", 1: "Vice-President"}
-
 
 def title(place: int, num_players: int) -> str:
     """Name of a finishing place (0 = first)."""

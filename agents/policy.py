@@ -21,6 +21,8 @@ from president_env.engine import Engine
 from president_env.rules import Rules
 
 FORMAT = "president-policy"
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+"""Policies shipped with the package (``standard_4p.pt``: 4-player ``standard``)."""
 VERSION = 1
 
 
@@ -132,6 +134,10 @@ class PolicyAgent:
         self.greedy = greedy
         self.device = device
         self.gen = torch.Generator(device=device)
+        self.gen.manual_seed(0 if seed is None else seed)
+
+    def reseed(self, seed: int | None) -> None:
+        """Restart the sampling generator (used when ``greedy=False``)."""
         self.gen.manual_seed(0 if seed is None else seed)
 
     @classmethod

@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env import _kernels as K
-from president_env.actions import ActionLayout, Kind
+from president_env.actions import ActionLayout
 from president_env.cards import NUM_CARDS, parse_hand
 from president_env.observe import ObservationLayout, observe_kernel
 from president_env.rules import Rules
@@ -173,10 +173,6 @@ class State:
         """Write the games of ``other`` into this state at ``index``, in place."""
         for name in K.STATE_FIELDS:
             getattr(self, name)[index] = getattr(other, name)
-
-    @staticmethod
-    def concat(states: list[State]) -> State:
-        return State(*(np.concatenate(arrs) for arrs in zip(*(s.arrays() for s in states))))
 
     def equals(self, other: State) -> bool:
         return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
@@ -320,8 +316,8 @@ class Engine:
     def step(self, state: State, actions: npt.ArrayLike) -> State:
         """A new State after the player to act in each game took ``actions[b]``.
 
-        Raises ValueError (and changes nothing) if any action is illegal; finished games stay
-        as they are whatever their action.
+        Raises ValueError (and changes nothing) if any action is illegal. Finished games ignore
+        their action (their ``deal_over`` and ``rewards`` are cleared, as in every step).
         """
         new = state.copy()
         self.step_inplace(new, actions)
@@ -443,8 +439,6 @@ class Engine:
         np.put_along_axis(ranks, order, np.arange(self.num_players)[None], axis=1)
         return ranks
 
-    def play_kind(self, action: int) -> Kind:
-        return Kind(int(self.layout.kind[self.layout.check(action)]))
 
 
 def _as_seeds(seeds: npt.ArrayLike, batch: int | None = None) -> npt.NDArray[np.uint64]:

@@ -507,7 +507,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if seat == self._current and not self.terminations.get(agent, False):
             obs = self._obs_cur
             if obs is None:
-                obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask}
+                # a copy: legality is checked against the engine's own mask, which the caller
+                # must not be able to change
+                obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask.copy()}
             return obs
         obs = self._obs_other.get(seat)
         if obs is None:

@@ -24,6 +24,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from president_env.cards import NUM_NATURAL
 
 Scoring = Literal["places", "president_vp", "tally"]
@@ -95,6 +97,13 @@ class Rules:
     def __post_init__(self) -> None:
         def bad(msg: str) -> ValueError:
             return ValueError(f"invalid Rules: {msg}")
+
+        for f in dataclasses.fields(self):  # numpy integers are accepted as plain ints
+            v = getattr(self, f.name)
+            if isinstance(v, np.integer):
+                object.__setattr__(self, f.name, int(v))
+            elif isinstance(v, np.bool_):
+                object.__setattr__(self, f.name, bool(v))
 
         if not _is_int(self.num_players) or not 3 <= self.num_players <= 8:
             raise bad(f"num_players must be an integer from 3 to 8, got {self.num_players!r}")

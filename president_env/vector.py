@@ -132,7 +132,7 @@ class VectorEnv:
             seeds = self._draw_seeds(self.num_envs)
         self._state = self.engine.init(seeds)
         obs = self._observe()
-        return obs, self._mask, self._info(None, None)
+        return obs, self._mask.copy(), self._info(None, None)
 
     def step(
         self, actions: npt.ArrayLike
@@ -165,7 +165,7 @@ class VectorEnv:
             seeds[ended] = self._draw_seeds(len(ended))
             self.engine.reset_where(state, terminated, seeds)
         obs = self._observe()
-        return obs, self._mask, rewards, terminated, self._info(deal_over, final)
+        return obs, self._mask.copy(), rewards, terminated, self._info(deal_over, final)
 
     def render(self, game: int = 0, seat: int | None = None) -> str:
         """The table of game ``game`` as text (the hand of ``seat``, default the player to act)."""

@@ -134,12 +134,29 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self._game: OneGame | None = None
         self._seat_agent: list[SeatAgent] = []
         self._random_agent = RandomLegalAgent()
+        self._reward = 0.0
+        self._ended_by_illegal_action = False
 
     # ------------------------------------------------------------------ gymnasium api
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """A new game; ``options={"hands": [...]}`` deals given hands (one text per seat)."""
+        """A new game; ``options={"hands": [...]}`` deals given hands (one text per seat).
+
+        A failed reset (bad seed or hands, hands that end the game before the learner's first
+        turn, an opponent's illegal action) raises and leaves the env as it was."""
+        saved = (self._np_random, self._np_random_seed, self._game, self.seat, self._seat_agent,
+                 self._reward, self._ended_by_illegal_action, self._random_agent.rng)
+        try:
+            return self._reset(seed, options)
+        except Exception:
+            (self._np_random, self._np_random_seed, self._game, self.seat, self._seat_agent,
+             self._reward, self._ended_by_illegal_action, self._random_agent.rng) = saved
+            raise
+
+    def _reset(
+        self, seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         if seed is not None:
             game_seed(seed)  # a clear error for a bad seed
         super().reset(seed=None if seed is None else int(seed))
@@ -159,10 +176,19 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         for i, agent in enumerate(self.opponents):
             if agent is not None:
                 self._seat_agent[(self.seat + 1 + i) % p] = agent
+                reseed = getattr(agent, "reseed", None)
+                if callable(reseed):  # agents with random choices repeat with the env's seed
+                    reseed(int(rng.integers(0, 2**31)))
         self._game = OneGame(self.engine, state)
         self._reward = 0.0
         self._ended_by_illegal_action = False
-        self._play_opponents()  # no deal ends before the learner's first turn
+        self._play_opponents()
+        game = self._game
+        if game.current < 0 or game.state.deal[0] > 0 or game.state.deal_over[0]:
+            raise ValueError(
+                "these hands end the deal before the learner's first turn; give the learner "
+                "a turn (more cards, or another seat)"
+            )
         return self._observation(), self._info()
 
     def step(
@@ -185,10 +211,17 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
                 info["illegal_action"] = True
                 return self._observation().copy(), ILLEGAL_REWARD, True, False, info
             raise ValueError(self._illegal_message(a, game.mask, "the learner"))
+        saved = (game.state.copy(), game.mask, game.obs, game.current)
         self._reward = 0.0
-        game.step(a)
-        self._after_step()
-        self._play_opponents()
+        try:
+            game.step(a)
+            self._after_step()
+            self._play_opponents()
+        except Exception:
+            # an opponent's illegal action: undo the learner's play too, so that nothing changes
+            state, game.mask, game.obs, game.current = saved
+            game.state.put(slice(None), state)
+            raise
         terminated = game.current < 0
         if self.render_mode == "human":
             self.render()
@@ -234,7 +267,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         learner = self.seat
         while game.current >= 0 and game.current != learner:
             agent = self._seat_agent[game.current]
-            a = agent.act(game.obs, game.mask)
+            a = agent.act(game.obs, game.mask.copy())
             if type(a) is not int:
                 a = as_action(a, self._num_actions)
             if not 0 <= a < self._num_actions or not game.mask[a]:

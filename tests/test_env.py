@@ -686,3 +686,62 @@ def test_penalty_wrapper_zeroes_masks_and_env_pickles() -> None:
     assert str(e) == "president_v0"
     clone = pickle.loads(pickle.dumps(raw_env(preset="cardverse", num_players=5)))
     assert clone.rules == Rules.preset("cardverse", num_players=5)
+
+
+# ---------------------------------------------------------------- masks handed out, rollbacks
+def test_editing_a_returned_mask_does_not_make_an_illegal_action_legal() -> None:
+    e = env(preset="standard")
+    e.reset(seed=0)
+    obs, *_ = e.last()
+    obs["action_mask"][:] = 1  # the caller's copy, not the env's
+    with pytest.raises(ValueError, match="illegal"):
+        e.step(0)  # pass while leading
+    v = VectorEnv(4, preset="standard", seed=0)
+    _, mask, _ = v.reset()
+    mask[:] = True
+    with pytest.raises(ValueError, match="illegal"):
+        v.step(np.zeros(4, np.int64))
+
+
+class _IllegalAgent:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(~np.asarray(action_mask, bool))[0])
+
+
+def test_an_opponents_illegal_action_changes_nothing() -> None:
+    s = SingleAgentEnv(preset="standard", seat=0)
+    s.reset(seed=3)
+    before = s.game_state.copy()
+    mask = s.action_masks()
+    s._seat_agent[1] = _IllegalAgent()
+    with pytest.raises(ValueError, match="illegal for the agent in seat 1"):
+        s.step(int(np.flatnonzero(mask)[0]))
+    assert s.game_state.equals(before)
+    np.testing.assert_array_equal(s.action_masks(), mask)
+
+
+def test_hands_that_end_the_deal_before_the_learner_acts_are_refused() -> None:
+    s = SingleAgentEnv(preset="cardverse", num_players=3, seat=2)
+    s.reset(seed=1)
+    before = s.game_state.copy()
+    with pytest.raises(ValueError, match="before the learner's first turn"):
+        s.reset(options={"hands": ["2c", "2d", "3c"]})
+    assert s.game_state.equals(before)  # the failed reset left the old game in place
+
+
+def test_single_agent_env_with_random_opponents_repeats_for_a_seed() -> None:
+    from agents import RandomAgent
+
+    rules = Rules.preset("daifugo")
+
+    def episode() -> list[int]:
+        s = SingleAgentEnv(rules=rules, seat="random", opponents=[RandomAgent(rules)] * 3)
+        s.reset(seed=11)
+        played, done = [], False
+        while not done:
+            a = int(np.flatnonzero(s.action_masks())[0])
+            _, _, done, _, _ = s.step(a)
+            played.append(int(s.game_state.hands.sum()))
+        return played
+
+    assert episode() == episode()

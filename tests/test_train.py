@@ -47,7 +47,7 @@ def test_ppo_pool_smoke(tmp_path: Path) -> None:
 def test_maskable_ppo_smoke(tmp_path: Path) -> None:
     _run(
         ["-m", "train.maskable_ppo", "--total-steps", "256", "--n-steps", "128",
-         "--batch-size", "64", "--opponents", "easy", "--out", "out", "--progress", "false"],
+         "--batch-size", "64", "--opponents", "easy", "--out", "out"],  # default progress bar
         tmp_path,
     )
     assert (tmp_path / "out" / "standard_p4_seed0" / "model.zip").is_file()
@@ -140,3 +140,30 @@ def test_policy_agent_checks_shapes() -> None:
         agent.act_batch(obs[:, :10], mask)
     with pytest.raises(ValueError, match="expected"):
         agent.act_batch(obs[0], mask[0])
+
+
+def test_seeded_training_repeats_exactly(tmp_path: Path) -> None:
+    from train.ppo_pool import Args, train
+
+    def run(out: str) -> dict[str, torch.Tensor]:
+        summary = train(
+            Args(total_steps=1024, num_envs=16, rollout=32, bc_decisions=300, bc_epochs=1,
+                 out=str(tmp_path / out), progress=False, tensorboard=False, threads=1, seed=5)
+        )
+        net, _, _ = load_policy(summary["checkpoint"])
+        return net.state_dict()
+
+    a, b = run("a"), run("b")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_shipped_policy_loads_and_beats_random() -> None:
+    from agents.policy import PRETRAINED_DIR
+    from train.evaluate import evaluate_policy
+
+    rules = Rules.preset("standard", num_players=4)
+    agent = PolicyAgent.load(PRETRAINED_DIR / "standard_4p.pt", rules)
+    assert (PRETRAINED_DIR / "standard_4p.pt").stat().st_size < 5_000_000
+    rows = evaluate_policy(agent, rules, num_deals=50, seed=3, baselines=("random",),
+                           progress=False)
+    assert rows[0]["mean_place_hi"] < 1.6  # random opponents average 2.5

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.policy import PolicyAgent
+from agents.policy import PRETRAINED_DIR, PolicyAgent
 from president_env.engine import Engine
 from president_env.render import render_table
 from president_env.rules import Rules
@@ -25,7 +25,7 @@ from train.evaluate import evaluate_policy, table
 from train.plots import plot_learning_curve
 from train.ppo_pool import Args, train
 
-PRETRAINED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
+PRETRAINED = PRETRAINED_DIR / "standard_4p.pt"
 
 
 def show_game(rules: Rules, seed: int, plays: int = 6) -> None:

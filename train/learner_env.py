@@ -61,7 +61,9 @@ class LearnerVecEnv:
         return w / w.sum()
 
     def set_opponents(self, opponents: Sequence[BatchAgent], weights: Sequence[float]) -> None:
-        """Change the opponent pool (takes effect for games started from now on)."""
+        """Change the opponent pool. New weights apply to games started from now on; games in
+        progress keep their seats' agents by index (an index past the new pool's end moves to
+        its last agent)."""
         self.opponents = list(opponents)
         self.weights = self._norm(weights)
         self.seat_agent = np.minimum(self.seat_agent, len(self.opponents) - 1)
@@ -112,7 +114,7 @@ class LearnerVecEnv:
         """Rewards of deals that just ended; end episodes whose learner result is known."""
         st = self.state
         rows, me = self._rows, self.learner
-        ended = stepped & st.deal_over
+        ended = stepped & st.deal_over & ~done
         rewards[ended] += st.rewards[rows, me][ended]
         if self.rules.deals == 1:
             # the learner's place is final as soon as it has one

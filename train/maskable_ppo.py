@@ -12,8 +12,6 @@ Smoke test: ``python -m train.maskable_ppo --total-steps 512 --n-steps 256``.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ import torch
 from agents import make_agent
 from president_env.rules import Rules
 from president_env.wrappers import SingleAgentEnv
+from train import cli
 
 
 @dataclass
@@ -92,14 +91,7 @@ def train(args: Args) -> dict[str, Any]:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if isinstance(f.default, bool):
-            ap.add_argument(flag, type=lambda s: s.lower() in ("1", "true", "yes"), default=f.default)
-        else:
-            ap.add_argument(flag, type=type(f.default), default=f.default)
-    return Args(**vars(ap.parse_args(argv)))
+    return cli.parse_args(Args, argv, __doc__)
 
 
 if __name__ == "__main__":

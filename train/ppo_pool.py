@@ -16,7 +16,6 @@ Smoke test: ``python -m train.ppo_pool --total-steps 2048 --num-envs 16 --rollou
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import time
@@ -33,6 +32,7 @@ from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
 from president_env.engine import PHASE_DONE, Engine
 from president_env.rules import Rules
+from train import cli
 from train.learner_env import BatchAgent, LearnerVecEnv
 
 
@@ -357,17 +357,7 @@ def _masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    for f in dataclasses.fields(Args):
-        if f.name == "extra":
-            continue
-        default = f.default
-        flag = "--" + f.name.replace("_", "-")
-        if isinstance(default, bool):
-            ap.add_argument(flag, type=lambda s: s.lower() in ("1", "true", "yes"), default=default)
-        else:
-            ap.add_argument(flag, type=type(default), default=default)
-    return Args(**vars(ap.parse_args(argv)))
+    return cli.parse_args(Args, argv, __doc__)
 
 
 if __name__ == "__main__":

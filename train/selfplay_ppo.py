@@ -15,9 +15,15 @@ goes to that seat's last decision before it, however many other seats acted in b
 :func:`compute_advantages`. Until the first snapshot exists, the snapshot weight is spread over
 the rule-based members (with no rule-based member, those seats are live).
 
-Environment steps per second count every decision (live policy and pool agents). Logs to CSV
-and TensorBoard, evaluates every ``eval_every`` updates against 3 x Hard (a small duplicate
-tournament), saves checkpoints in the :mod:`agents.policy` format.
+Logs to ``metrics.csv`` and TensorBoard, one row per update: ``steps`` (environment steps:
+every decision, live policy and pool agents), ``live_steps`` (the transitions trained on),
+``seconds`` (wall clock), ``steps_per_s`` (steps over the time spent collecting and learning,
+evaluations left out), ``collect_steps_per_s`` (this update's rollout alone), ``games``
+(finished), ``mean_place`` (1 = first: the live seats' final places in the last 2000 live
+seats of finished games, whatever sat at the other seats), the PPO losses, entropy and
+approximate KL, ``snapshots`` (in the pool) and ``eval_mean_place``: every ``eval_every``
+updates and at the end, the greedy policy's mean place in a duplicate tournament against
+3 x Hard (``nan`` in the other rows). Checkpoints are in the :mod:`agents.policy` format.
 
     python -m train.selfplay_ppo --preset standard --total-steps 5000000 --out runs/selfplay
 
@@ -104,7 +110,7 @@ class Args:
     """Passes over the imitation data."""
     eval_every: int = 10
     """Updates between evaluations against 3 x Hard (0 = only at the end)."""
-    eval_deals: int = 200
+    eval_deals: int = 300
     """Deals of each evaluation (duplicate: every deal is played in every rotation)."""
     threads: int = 0
     """torch CPU threads (0 = torch's default)."""
@@ -391,9 +397,9 @@ def train(args: Args) -> dict[str, Any]:
     (run_dir / "args.txt").write_text(repr(args))
     csv_file = (run_dir / "metrics.csv").open("w", newline="")
     log = csv.writer(csv_file)
-    columns = ["update", "steps", "live_steps", "seconds", "steps_per_s", "games", "mean_place",
-               "policy_loss", "value_loss", "entropy", "approx_kl", "snapshots",
-               "eval_mean_place"]
+    columns = ["update", "steps", "live_steps", "seconds", "steps_per_s", "collect_steps_per_s",
+               "games", "mean_place", "policy_loss", "value_loss", "entropy", "approx_kl",
+               "snapshots", "eval_mean_place"]
     log.writerow(columns)
 
     T, B = args.rollout, args.num_envs
@@ -402,18 +408,22 @@ def train(args: Args) -> dict[str, Any]:
     steps = live_steps = 0
     metrics: dict[str, Any] = {}
     last_eval = float("nan")
+    eval_seconds = 0.0  # kept out of steps_per_s
     bar = tqdm(total=n_updates * T * B, disable=not args.progress, unit="step", desc="self-play")
     for update in range(1, n_updates + 1):
         frac = 1.0 - (update - 1) / n_updates
         for g in opt.param_groups:
             g["lr"] = args.lr * frac
         net.eval()
+        t0 = time.perf_counter()
         ro = col.collect(net, T)
+        collect_sps = T * B / (time.perf_counter() - t0)
         steps += T * B
         bar.update(T * B)
         pl, vl, ent, kl, n_live = ppo_update(net, opt, ro, args, device)
         live_steps += n_live
         elapsed = time.perf_counter() - start
+        sps = steps / max(elapsed - eval_seconds, 1e-9)  # earlier evaluations left out
         stop = bool(
             (args.max_seconds and elapsed > args.max_seconds)
             or (args.max_steps and steps >= args.max_steps)
@@ -423,7 +433,9 @@ def train(args: Args) -> dict[str, Any]:
             col.add_snapshot(net, seed=args.seed + update)
         eval_place = float("nan")
         if stop or (args.eval_every > 0 and update % args.eval_every == 0):
+            t0 = time.perf_counter()
             eval_place = last_eval = evaluate_vs_hard(net, rules, args.eval_deals, args.seed)
+            eval_seconds += time.perf_counter() - t0
         recent = col.places[-2000:]
         col.places = recent
         metrics = {
@@ -431,7 +443,8 @@ def train(args: Args) -> dict[str, Any]:
             "steps": steps,
             "live_steps": live_steps,
             "seconds": round(elapsed, 1),
-            "steps_per_s": round(steps / elapsed, 1),
+            "steps_per_s": round(sps, 1),
+            "collect_steps_per_s": round(collect_sps, 1),
             "games": col.games,
             "mean_place": float(np.mean(recent)) + 1 if recent else float("nan"),
             "policy_loss": pl,
