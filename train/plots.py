@@ -18,7 +18,8 @@ def plot_learning_curve(metrics_csv: str | Path, out_png: str | Path, title: str
     steps = [int(r["steps"]) for r in rows]
     place = [float(r["mean_place"]) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, place, marker=".", label="learner (last 2000 games)")
+    ax.plot(steps, place, marker="." if len(steps) < 60 else None, lw=1.2,
+            label="learner, sampling (last 2000 games)")
     ax.set_xlabel("learner steps")
     ax.set_ylabel("mean place (1 = President)")
     ax.invert_yaxis()
