@@ -32,7 +32,6 @@ Smoke test: ``python -m train.selfplay_ppo --total-steps 2048 --num-envs 16 --ro
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import math
@@ -51,6 +50,7 @@ from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
 from president_env.rules import Rules
 from president_env.vector import VectorEnv
+from train import cli
 from train.evaluate import evaluate_policy
 from train.learner_env import BatchAgent
 from train.ppo_pool import _masked_entropy, imitate, parse_opponents
@@ -540,17 +540,7 @@ def evaluate_vs_hard(net: PolicyNet, rules: Rules, deals: int, seed: int) -> flo
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    for f in dataclasses.fields(Args):
-        if f.name == "extra":
-            continue
-        default = f.default
-        flag = "--" + f.name.replace("_", "-")
-        if isinstance(default, bool):
-            ap.add_argument(flag, type=lambda s: s.lower() in ("1", "true", "yes"), default=default)
-        else:
-            ap.add_argument(flag, type=type(default), default=default)
-    return Args(**vars(ap.parse_args(argv)))
+    return cli.parse_args(Args, argv, __doc__)
 
 
 if __name__ == "__main__":
