@@ -36,7 +36,7 @@ import csv
 import dataclasses
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +53,14 @@ from president_env.vector import VectorEnv
 from train import cli
 from train.evaluate import evaluate_policy
 from train.learner_env import BatchAgent
+from train.ppo_common import PPOArgs
 from train.ppo_pool import _masked_entropy, imitate, parse_opponents
 
 SNAPSHOTS = "snapshots"
 
 
 @dataclass
-class Args:
-    preset: str = "standard"
-    """Rules preset the policy is trained for."""
-    num_players: int = 4
-    """Players at the table."""
+class Args(PPOArgs):
     pool: str = "hard:0.5,normal:0.3,snapshots:0.2"
     """Pool members and their weights (name:weight, comma-separated): rule-based agents and
     "snapshots" (frozen copies of the policy, the weight shared among them)."""
@@ -76,63 +73,19 @@ class Args:
     """Most recent snapshots kept in the pool."""
     total_steps: int = 5_000_000
     """Environment steps to run (every decision counts, live policy and pool agents)."""
-    num_envs: int = 256
-    """Games played at once."""
     rollout: int = 64
     """Vector steps per update (an update sees rollout * num_envs environment steps)."""
-    epochs: int = 4
-    """PPO epochs per update."""
-    minibatches: int = 8
-    """Minibatches per epoch."""
-    lr: float = 3e-4
-    """Adam learning rate (annealed linearly to 0 over total_steps)."""
     gamma: float = 1.0
     """Discount per decision of a seat (the reward comes at the end of the deal)."""
-    gae_lambda: float = 0.95
-    """GAE lambda."""
-    clip: float = 0.2
-    """PPO clip range."""
-    ent_coef: float = 0.01
-    """Entropy bonus."""
-    vf_coef: float = 0.5
-    """Value loss weight."""
-    max_grad_norm: float = 0.5
-    """Gradient clipping."""
-    hidden: int = 256
-    """Width of the two hidden layers."""
-    init: str = ""
-    """Start from this policy checkpoint (trained for the same rules) instead of from scratch."""
-    bc_decisions: int = 0
-    """Before PPO, imitate ``bc_teacher`` on this many of its decisions (0 = no warm start)."""
-    bc_teacher: str = "hard"
-    """Rule-based agent imitated by the warm start."""
-    bc_epochs: int = 3
-    """Passes over the imitation data."""
     eval_every: int = 10
     """Updates between evaluations against 3 x Hard (0 = only at the end)."""
     eval_deals: int = 300
     """Deals of each evaluation (duplicate: every deal is played in every rotation)."""
-    threads: int = 0
-    """torch CPU threads (0 = torch's default)."""
-    seed: int = 0
-    """Seed of the games, the seat draws, the pool agents and the network."""
-    device: str = "auto"
-    """"cpu", "cuda" or "auto" (the GPU when there is one)."""
     out: str = "runs/selfplay"
     """Output folder: checkpoints, metrics.csv, TensorBoard logs (the run name adds the seed)."""
-    checkpoint_every: int = 50
-    """Updates between checkpoints (the final one is always saved)."""
-    progress: bool = True
-    """Show a progress bar."""
-    max_seconds: float = 0.0
-    """Stop after this many seconds of training (0 = no limit)."""
     max_steps: int = 0
     """Stop after this many environment steps (0 = total_steps); the learning rate still
     anneals over total_steps."""
-    tensorboard: bool = True
-    """Also log to TensorBoard."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Rule options overriding the preset."""
 
 
 # --------------------------------------------------------------------------- advantages
