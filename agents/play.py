@@ -19,40 +19,10 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.base import BaseAgent
-from president_env.actions import Kind
-from president_env.cards import RANK_NAMES, format_hand
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
+from president_env.cards import format_hand
+from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
+from president_env.render import describe_pile, title_name
 from president_env.rules import Rules, parse_rule_option
-
-
-def title(place: int, num_players: int) -> str:
-    """Name of a finishing place (0 = first)."""
-    if place == num_players - 1:
-        return "Bum"
-    if place == num_players - 2 and num_players >= 4:
-        return "Vice-Bum"
-    if place == 1 and num_players >= 4:
-        return "Vice-President"
-    if place == 0:
-        return "President"
-    return "Neutral"
-
-
-def describe_pile(state: State, engine: Engine) -> str:
-    """The top play of game 0 in words."""
-    kind = int(state.pile_kind[0])
-    size = int(state.pile_size[0])
-    rank = int(state.pile_rank[0])
-    if kind == Kind.PASS:
-        return "empty"
-    lay = engine.layout
-    if kind == Kind.SET:
-        text = lay.name(lay.set_action(rank, size))
-    elif kind == Kind.JOKERS:
-        text = lay.name(lay.jokers_action(size))
-    else:
-        text = "run " + "-".join(RANK_NAMES[rank : rank + size])
-    return f"{text} (by seat {int(state.last_player[0])})"
 
 
 def parse_choice(text: str, legal: Sequence[int], engine: Engine) -> int:
@@ -116,7 +86,7 @@ def play(
             left = ", ".join(f"{names[s]}: {int(n)}" for s, n in enumerate(state.cards_left[0]))
             say(f"Cards left: {left}")
             order = "reversed (revolution)" if state.revolution[0] else "usual"
-            say(f"Pile: {describe_pile(state, engine)}; order: {order}")
+            say(f"Pile: {describe_pile(engine.rules, state, layout=engine.layout)}; order: {order}")
             say(f"Your hand: {format_hand(state.hands[0, seat])}")
             for i, act in enumerate(legal, 1):
                 say(f"  {i:2d}) {engine.layout.name(act)}")
@@ -139,7 +109,7 @@ def play(
         if state.deal_over[0]:
             places = state.title[0]
             order_txt = ", ".join(
-                f"{names[int(s)]} {title(int(places[s]), p)}" for s in np.argsort(places)
+                f"{names[int(s)]} {title_name(int(places[s]), p)}" for s in np.argsort(places)
             )
             say(f"Deal {deal_before + 1} over: {order_txt}")
     scores = ", ".join(f"{names[s]}: {int(v)}" for s, v in enumerate(state.scores[0]))
