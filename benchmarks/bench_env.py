@@ -18,7 +18,6 @@ Both return ``{"name", "steps_per_s", "games_per_s", "steps_per_game"}`` like
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.peers import aec_random_games, result, timed_games  # noqa: E402
 from president_env import VectorEnv, env  # noqa: E402
 
 
@@ -40,44 +40,11 @@ def measure_aec(
 ) -> dict[str, Any]:
     """Steps/s and games/s of the wrapped AEC env (random legal play, the anchor's loop)."""
     e = env(preset=preset, num_players=num_players)
-    e.reset(seed=seed)
-    rng = random.Random(seed)
-    first = [True]
-
-    def play_one() -> int:
-        if first[0]:
-            first[0] = False
-        else:
-            e.reset()
-        n = 0
-        for _agent in e.agent_iter():
-            obs, _rew, term, trunc, _info = e.last()
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.randrange(len(legal))])
-                n += 1
-            e.step(action)
-        return n
-
-    for _ in range(warmup_games):
-        play_one()
-    steps = games = 0
-    start = time.perf_counter()
-    while True:
-        steps += play_one()
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            break
-    e.close()
-    return {
-        "name": f"president aec env {preset} ({num_players} players)",
-        "steps_per_s": steps / elapsed,
-        "games_per_s": games / elapsed,
-        "steps_per_game": steps / games,
-    }
+    try:
+        steps, games, elapsed = timed_games(aec_random_games(e, seed), seconds, warmup_games)
+    finally:
+        e.close()
+    return result(f"president aec env {preset} ({num_players} players)", steps, games, elapsed)
 
 
 def measure_vector(

@@ -32,7 +32,7 @@ PeerResult = dict[str, Any]
 """``{"name": str, "steps_per_s": float, "games_per_s": float, "steps_per_game": float}``."""
 
 
-def _timed_games(
+def timed_games(
     play_one: Callable[[], int], seconds: float, warmup_games: int
 ) -> tuple[int, int, float]:
     """Warm up, then play whole games until ``seconds`` have passed: (steps, games, elapsed)."""
@@ -48,13 +48,44 @@ def _timed_games(
             return steps, games, elapsed
 
 
-def _result(name: str, steps: int, games: int, elapsed: float) -> PeerResult:
+def result(name: str, steps: int, games: int, elapsed: float) -> PeerResult:
     return {
         "name": name,
         "steps_per_s": steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": steps / games,
     }
+
+
+def aec_random_games(env: Any, seed: int) -> Callable[[], int]:
+    """A function that plays one whole game of a PettingZoo AEC ``env`` with uniformly random
+    legal actions and returns its counted steps: the anchors' loop (``reset(seed=seed)`` once,
+    then ``reset()``; ``agent_iter``, ``last``, ``step``; ``step(None)`` calls not counted)."""
+    import numpy as np
+
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    first = [True]
+
+    def play_one() -> int:
+        if first[0]:
+            first[0] = False
+        else:
+            env.reset()
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _rew, term, trunc, _info = env.last()
+            action: int | None
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.randrange(len(legal))])
+                n += 1
+            env.step(action)
+        return n
+
+    return play_one
 
 
 def measure_openspiel_dou_dizhu(
@@ -88,9 +119,9 @@ def measure_openspiel_dou_dizhu(
         s.returns()
         return n
 
-    steps, games, elapsed = _timed_games(play_one, seconds, warmup_games=3)
+    steps, games, elapsed = timed_games(play_one, seconds, warmup_games=3)
     name = "openspiel dou_dizhu" + (" + observation_tensor" if with_obs else "")
-    return _result(name, steps, games, elapsed)
+    return result(name, steps, games, elapsed)
 
 
 def measure_rlcard_doudizhu(seconds: float = 10.0, seed: int = 0) -> PeerResult | None:
@@ -112,46 +143,23 @@ def measure_rlcard_doudizhu(seconds: float = 10.0, seed: int = 0) -> PeerResult 
         env.get_payoffs()
         return n
 
-    steps, games, elapsed = _timed_games(play_one, seconds, warmup_games=3)
-    return _result("rlcard doudizhu", steps, games, elapsed)
+    steps, games, elapsed = timed_games(play_one, seconds, warmup_games=3)
+    return result("rlcard doudizhu", steps, games, elapsed)
 
 
 def measure_pettingzoo_texas_holdem(seconds: float = 10.0, seed: int = 0) -> PeerResult | None:
     """PettingZoo ``texas_holdem_v4`` (AEC, default wrappers): the standard ``agent_iter`` loop."""
     try:
-        import numpy as np
-
         mod: Any = importlib.import_module("pettingzoo.classic.texas_holdem_v4")
     except ImportError:
         return None
     env: Any = mod.env()
-    env.reset(seed=seed)
-    rng = random.Random(seed)
-    first = [True]
-
-    def play_one() -> int:
-        if first[0]:
-            first[0] = False
-        else:
-            env.reset()
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _rew, term, trunc, _info = env.last()
-            action: int | None
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.randrange(len(legal))])
-                n += 1
-            env.step(action)
-        return n
-
+    play_one = aec_random_games(env, seed)
     try:
-        steps, games, elapsed = _timed_games(play_one, seconds, warmup_games=5)
+        steps, games, elapsed = timed_games(play_one, seconds, warmup_games=5)
     finally:
         env.close()
-    return _result("pettingzoo texas_holdem_v4", steps, games, elapsed)
+    return result("pettingzoo texas_holdem_v4", steps, games, elapsed)
 
 
 def measure_all(seconds: float = 10.0, seed: int = 0) -> list[PeerResult]:

@@ -312,12 +312,16 @@ def test_wrong_action_types(action: Any, error: type[Exception], match: str) -> 
 
 
 def test_numpy_integer_actions_are_accepted() -> None:
-    e = env()
-    e.reset(seed=3)
-    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
-    e.step(np.int32(legal[0]))
-    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
-    e.step(np.array(legal[0]))  # 0-d array
+    games = []
+    for wrap in (int, np.int32, np.array):  # plain int, numpy scalar, 0-d array
+        e = env()
+        e.reset(seed=3)
+        for _ in range(2):
+            legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            e.step(wrap(legal[-1]))
+        games.append(e.unwrapped.game_state)
+    assert int(games[0].hands.sum()) < 52  # cards were played
+    assert games[0].equals(games[1]) and games[0].equals(games[2])
 
 
 def test_penalty_mode_terminates_with_illegal_reward() -> None:

@@ -14,6 +14,8 @@ class PPOArgs:
     """Rules preset the policy is trained for."""
     num_players: int = 4
     """Players at the table."""
+    pool_size: int = 5
+    """Most recent snapshots of the policy kept in the opponent pool."""
     total_steps: int = 2_000_000
     """Steps to train on (see the trainer)."""
     num_envs: int = 256

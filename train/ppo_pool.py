@@ -45,15 +45,10 @@ class Args(PPOArgs):
     """Share of opponent seats given to frozen snapshots of the policy (0 = none)."""
     snapshot_every: int = 20
     """Updates between snapshots added to the opponent pool."""
-    pool_size: int = 5
-    """Most recent snapshots kept in the pool."""
     total_steps: int = 2_000_000
     """Learner decisions to train on (environment steps of the learner)."""
     out: str = "runs/ppo_pool"
     """Output folder: checkpoints, metrics.csv, TensorBoard logs (the run name adds the seed)."""
-    max_steps: int = 0
-    """Stop after this many learner steps (0 = total_steps); the learning rate still anneals
-    over total_steps, so a run stopped by time can be reproduced exactly by its step count."""
 
 
 def parse_opponents(spec: str, rules: Rules, seed: int) -> tuple[list[BatchAgent], list[float]]:

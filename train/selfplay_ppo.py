@@ -69,8 +69,6 @@ class Args(PPOArgs):
     self-play; at least one seat per game is always live)."""
     snapshot_every: int = 10
     """Updates between snapshots added to the pool."""
-    pool_size: int = 5
-    """Most recent snapshots kept in the pool."""
     total_steps: int = 5_000_000
     """Environment steps to run (every decision counts, live policy and pool agents)."""
     rollout: int = 64
@@ -83,9 +81,6 @@ class Args(PPOArgs):
     """Deals of each evaluation (duplicate: every deal is played in every rotation)."""
     out: str = "runs/selfplay"
     """Output folder: checkpoints, metrics.csv, TensorBoard logs (the run name adds the seed)."""
-    max_steps: int = 0
-    """Stop after this many environment steps (0 = total_steps); the learning rate still
-    anneals over total_steps."""
 
 
 # --------------------------------------------------------------------------- advantages
