@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
 from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, NormalAgent
-from president_env.rules import Rules
+from president_env.core.rules import Rules
 
 AgentFactory = Callable[[Rules, "int | None"], Agent]
 

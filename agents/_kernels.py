@@ -3,7 +3,7 @@
 Every kernel loops over the rows of a batch in compiled code and reads, per row, only the
 observation vector and the legal-action mask (plus the rule options and the action tables):
 no hidden card ever reaches an agent. The observation blocks are located through the offsets
-of :class:`president_env.observe.ObservationLayout` (``O_*`` below index that vector), the rule
+of :class:`president_env.core.observe.ObservationLayout` (``O_*`` below index that vector), the rule
 options through the vector built by :func:`agents.base.rule_params` (``R_*``).
 
 Ranks are ``0`` (3) .. ``12`` (2) in the usual order; the order in effect is compared through a

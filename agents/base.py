@@ -1,7 +1,7 @@
 """The :class:`Agent` protocol and the plumbing shared by the rule-based agents.
 
 An agent decides from what one player may know: its observation vector (see
-:mod:`president_env.observe`) and the legal-action mask, plus the :class:`~president_env.Rules`
+:mod:`president_env.core.observe`) and the legal-action mask, plus the :class:`~president_env.Rules`
 it was built with (pack size, options). It never sees the engine's state.
 
 Two entry points:
@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agents import _kernels as K
-from president_env.actions import ActionLayout
-from president_env.observe import ObservationLayout
-from president_env.rules import Rules
+from president_env.core.actions import ActionLayout
+from president_env.core.observe import ObservationLayout
+from president_env.core.rules import Rules
 
 IntArray = npt.NDArray[np.int64]
 

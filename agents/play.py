@@ -19,10 +19,10 @@ import numpy as np
 
 from agents import AGENTS, make_agent
 from agents.base import BaseAgent
-from president_env.cards import format_hand
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
+from president_env.core.cards import format_hand
+from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
+from president_env.core.rules import Rules, parse_rule_option
 from president_env.render import describe_pile, title_name
-from president_env.rules import Rules, parse_rule_option
 
 
 def parse_choice(text: str, legal: Sequence[int], engine: Engine) -> int:

@@ -17,8 +17,8 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from president_env.engine import Engine
-from president_env.rules import Rules
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
 
 FORMAT = "president-policy"
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"

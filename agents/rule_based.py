@@ -26,7 +26,7 @@ import numpy as np
 
 from agents import _kernels as K
 from agents.base import IntArray, RuleAgent
-from president_env.rules import Rules
+from president_env.core.rules import Rules
 
 # numba dispatchers, typed loosely for mypy
 _EASY: Any = K.easy_kernel

@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_engine import measure_engine  # noqa: E402
-from president_env.rules import PRESETS  # noqa: E402
+from president_env.core.rules import PRESETS  # noqa: E402
 
 Result = dict[str, Any]
 

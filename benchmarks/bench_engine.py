@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from president_env.engine import PHASE_DONE, Engine
-from president_env.rules import Rules
+from president_env.core.engine import PHASE_DONE, Engine
+from president_env.core.rules import Rules
 
 
 def measure_engine(

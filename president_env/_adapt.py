@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from president_env.observe import ObservationLayout
-from president_env.rules import Rules
+from president_env.core.observe import ObservationLayout
+from president_env.core.rules import Rules
 
 RewardOption = str | Sequence[float]
 """``"linear"`` (default), ``"scores"``, or one reward per place (first place first)."""

@@ -1,8 +1,8 @@
 """Text rendering of a President table, a trick and a hand.
 
 Pure functions of ``(rules, state, game index)``: nothing here changes a state, and nothing in
-the engine depends on this module. The adapters (:mod:`president_env.env`,
-:mod:`president_env.wrappers`) call :func:`render_table` for their ``"ansi"`` and ``"human"``
+the engine depends on this module. The adapters (:mod:`president_env.aec`,
+:mod:`president_env.single_agent`) call :func:`render_table` for their ``"ansi"`` and ``"human"``
 render modes.
 
 Example (``render_table(rules, state)`` of a 4-player game)::
@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from president_env.actions import ActionLayout, Kind
-from president_env.cards import (
+from president_env.core.actions import ActionLayout, Kind
+from president_env.core.cards import (
     NUM_CARDS,
     NUM_NATURAL,
     NUM_SUITS,
@@ -35,8 +35,8 @@ from president_env.cards import (
     SUIT_WORDS,
     format_hand,
 )
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, State
-from president_env.rules import Rules
+from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, State
+from president_env.core.rules import Rules
 
 PHASE_NAMES = ("exchange", "play", "game over")
 

@@ -67,9 +67,9 @@ from president_env._adapt import (
     observation_high,
     reward_table,
 )
-from president_env.engine import PHASE_DONE, Engine, State
+from president_env.core.engine import PHASE_DONE, Engine, State
+from president_env.core.rules import Rules
 from president_env.render import render_table
-from president_env.rules import Rules
 
 
 class VectorEnv:

@@ -9,8 +9,8 @@ import pytest
 
 from agents import AGENTS, HARD_WEIGHTS, Agent, EasyAgent, HardAgent, NormalAgent, make_agent
 from agents.base import BaseAgent
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
-from president_env.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
+from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 
 NAMES = sorted(AGENTS)
 

@@ -3,8 +3,8 @@
 Random legal games of every preset at every player count, of random mixes of options (more
 deals with the exchange, scorings, target scores, two decks with few players, jokers) and of
 random partial first deals are played in the batched engine and, game by game, in
-:class:`president_env.reference.ReferenceGame`; the legal actions before every step and the
-whole public state after it must agree (see :mod:`president_env.difftest`, whose command line
+:class:`president_env.testing.reference.ReferenceGame`; the legal actions before every step and the
+whole public state after it must agree (see :mod:`president_env.testing.difftest`, whose command line
 runs the same comparison on many more games).
 """
 
@@ -15,8 +15,9 @@ import random
 import pytest
 
 from president_env import reference
-from president_env.actions import Kind
-from president_env.difftest import (
+from president_env.core.constants import Kind
+from president_env.core.rules import PRESETS, Rules
+from president_env.testing.difftest import (
     Disagreement,
     Tally,
     play_batch,
@@ -25,8 +26,7 @@ from president_env.difftest import (
     random_rules,
     replay,
 )
-from president_env.reference import ReferenceGame
-from president_env.rules import PRESETS, Rules
+from president_env.testing.reference import ReferenceGame
 
 BATCH = 16
 """Engine games per batch (each against its own ReferenceGame)."""

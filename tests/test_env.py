@@ -20,11 +20,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from president_env import Rules, SingleAgentEnv, VectorEnv, env, raw_env
-from president_env.actions import PASS
-from president_env.engine import PHASE_DONE
+from president_env.core.actions import PASS
+from president_env.core.engine import PHASE_DONE
+from president_env.core.rules import PRESET_PLAYERS, PRESETS
 from president_env.render import render_hand, render_table
-from president_env.rules import PRESET_PLAYERS, PRESETS
-from president_env.wrappers import RandomLegalAgent
+from president_env.single_agent import RandomLegalAgent
 
 PRESET_NAMES = list(PRESETS)
 PRESET_AND_PLAYERS = [

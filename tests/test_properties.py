@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from president_env.actions import Kind
-from president_env.cards import JOKER, NUM_NATURAL, NUM_RANKS
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
-from president_env.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.cards import JOKER, NUM_NATURAL, NUM_RANKS
+from president_env.core.constants import Kind
+from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
+from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 
 MAX_SEED = 2**64 - 1
 

@@ -7,9 +7,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from president_env.actions import ActionLayout, Kind
-from president_env.cards import JOKER, NUM_CARDS, Rank, Suit, format_hand, parse_card, parse_hand
-from president_env.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.actions import ActionLayout, Kind
+from president_env.core.cards import (
+    JOKER,
+    NUM_CARDS,
+    Rank,
+    Suit,
+    format_hand,
+    parse_card,
+    parse_hand,
+)
+from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 
 # ------------------------------------------------------------------------------ validation
 

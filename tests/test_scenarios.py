@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from president_env.actions import ActionLayout
-from president_env.cards import (
+from president_env.core.actions import ActionLayout
+from president_env.core.cards import (
     JOKER,
     NUM_CARDS,
     RANK_NAMES,
@@ -24,8 +24,15 @@ from president_env.cards import (
     parse_card,
     parse_hand,
 )
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State, deal_hands
-from president_env.rules import PRESETS, Rules, Scoring
+from president_env.core.engine import (
+    PHASE_DONE,
+    PHASE_EXCHANGE,
+    PHASE_PLAY,
+    Engine,
+    State,
+    deal_hands,
+)
+from president_env.core.rules import PRESETS, Rules, Scoring
 
 # ------------------------------------------------------------------------------ helpers
 

@@ -15,7 +15,7 @@ import torch
 
 from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet
-from president_env.rules import Rules
+from president_env.core.rules import Rules
 from train.selfplay_ppo import SelfPlayCollector, compute_advantages, parse_pool
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from agents import EasyAgent
-from president_env.engine import Engine
-from president_env.rules import Rules
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
 from train.tournament import (
     parse_agents,
     run_tournament,

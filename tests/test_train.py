@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from agents.policy import CheckpointError, PolicyAgent, PolicyNet, load_policy, save_policy
-from president_env.engine import Engine
-from president_env.rules import Rules
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

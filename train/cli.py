@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 from typing import Any, TypeVar
 
-from president_env.rules import parse_rule_option
+from president_env.core.rules import parse_rule_option
 
 T = TypeVar("T")
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.policy import PRETRAINED_DIR, PolicyAgent
-from president_env.engine import Engine
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
 from president_env.render import render_table
-from president_env.rules import Rules
 from train.evaluate import evaluate_policy, table
 from train.plots import plot_learning_curve
 from train.ppo_pool import Args, train

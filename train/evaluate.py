@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.policy import PolicyAgent
-from president_env.rules import Rules
+from president_env.core.rules import Rules
 from train.tournament import run_tournament
 
 BASELINES = ("random", "easy", "normal", "hard")

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from president_env.engine import PHASE_DONE, Engine
-from president_env.rules import Rules
+from president_env.core.engine import PHASE_DONE, Engine
+from president_env.core.rules import Rules
 
 
 class BatchAgent(Protocol):

@@ -19,8 +19,8 @@ from typing import Any
 import torch
 
 from agents import make_agent
-from president_env.rules import Rules
-from president_env.wrappers import SingleAgentEnv
+from president_env.core.rules import Rules
+from president_env.single_agent import SingleAgentEnv
 from train import cli
 
 

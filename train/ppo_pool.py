@@ -30,8 +30,8 @@ from tqdm import tqdm
 
 from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
-from president_env.engine import PHASE_DONE, Engine
-from president_env.rules import Rules
+from president_env.core.engine import PHASE_DONE, Engine
+from president_env.core.rules import Rules
 from train import cli
 from train.learner_env import BatchAgent, LearnerVecEnv
 from train.ppo_common import PPOArgs

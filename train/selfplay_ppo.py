@@ -48,7 +48,7 @@ from tqdm import tqdm
 
 from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
-from president_env.rules import Rules
+from president_env.core.rules import Rules
 from president_env.vector import VectorEnv
 from train import cli
 from train.evaluate import evaluate_policy

@@ -74,8 +74,8 @@ import numpy as np
 import numpy.typing as npt
 
 from agents import Agent, make_agent
-from president_env.engine import Engine
-from president_env.rules import Rules, parse_rule_option
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules, parse_rule_option
 
 AgentSpec = Any  # an Agent, a factory (rules, seed) -> Agent, or a built-in agent's name
 FloatArray = npt.NDArray[np.float64]

@@ -2,12 +2,12 @@
 
 This module is the rules of ``RULES.md`` written as ordinary Python, one game at a time, for
 clarity rather than speed. It shares nothing with the fast batched engine
-(:mod:`president_env.engine`) except the card encoding (:mod:`president_env.cards`), the rule
-options (:class:`~president_env.rules.Rules`), the action ids and the card-choice convention of
-:class:`~president_env.actions.ActionLayout` (``cards_for``), and the seeded deal
-(:func:`president_env.engine.deal_hands`). Every decision about tricks, legality, clearing,
+(:mod:`president_env.core.engine`) except the card encoding (:mod:`president_env.core.cards`), the rule
+options (:class:`~president_env.core.rules.Rules`), the action ids and the card-choice convention of
+:class:`~president_env.core.actions.ActionLayout` (``cards_for``), and the seeded deal
+(:func:`president_env.core.engine.deal_hands`). Every decision about tricks, legality, clearing,
 revolutions, finishing, scoring and the exchange is made here again, independently, so that
-:mod:`president_env.difftest` and ``tests/test_differential.py`` can compare the two step by step.
+:mod:`president_env.testing.difftest` and ``tests/test_differential.py`` can compare the two step by step.
 
 Decisions where ``RULES.md`` leaves a choice (shared with the engine):
 
@@ -50,10 +50,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from president_env.actions import PASS, ActionLayout, Kind
-from president_env.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, THREE_OF_CLUBS, Rank
-from president_env.engine import deal_hands
-from president_env.rules import Rules
+from president_env.core.actions import PASS, ActionLayout, Kind
+from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, THREE_OF_CLUBS, Rank
+from president_env.core.engine import deal_hands
+from president_env.core.rules import Rules
 
 Phase = Literal["exchange", "play", "done"]
 

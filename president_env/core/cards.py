@@ -25,11 +25,7 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
-NUM_RANKS = 13
-NUM_SUITS = 4
-NUM_NATURAL = NUM_RANKS * NUM_SUITS
-JOKER = NUM_NATURAL  # card id of the joker
-NUM_CARDS = NUM_NATURAL + 1
+from president_env.core.constants import JOKER, NUM_CARDS, NUM_NATURAL, NUM_RANKS, NUM_SUITS
 
 RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUIT_NAMES = ("c", "d", "h", "s")

@@ -1,7 +1,7 @@
 """Differential test: the fast batched engine against the plain reference, step by step.
 
-Random legal games are played in the engine (:class:`president_env.engine.Engine`, a batch of
-games at once) and, game by game, in :class:`president_env.reference.ReferenceGame`. Before
+Random legal games are played in the engine (:class:`president_env.core.engine.Engine`, a batch of
+games at once) and, game by game, in :class:`president_env.testing.reference.ReferenceGame`. Before
 every step the engine's legal-action mask must equal the reference's legal actions; a random
 legal action is then taken in both, and the whole public state must agree afterwards: phase,
 player to act, hands, pile (kind, rank, size, last player), passes, revolution, places, titles,
@@ -11,7 +11,7 @@ return) and the end-of-deal rewards.
 Command line (a progress line every few seconds; exit status 1 at the first disagreement,
 which is printed with a reproduction)::
 
-    python -m president_env.difftest --games 100000 [--preset NAME] [--players N] [--seed S]
+    python -m president_env.testing.difftest --games 100000 [--preset NAME] [--players N] [--seed S]
                                      [--batch B] [--jobs J] [--mix] [--given-hands F] [--keep-going]
 
 Without ``--preset`` the configurations cycle through every preset at every player count and,
@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from president_env.actions import ActionLayout
-from president_env.cards import NUM_CARDS, format_hand, parse_hand
-from president_env.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
-from president_env.reference import ReferenceGame
-from president_env.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.actions import ActionLayout
+from president_env.core.cards import NUM_CARDS, format_hand, parse_hand
+from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
+from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.testing.reference import ReferenceGame
 
 CARD_FIELDS = ("hands", "gave", "received")
 """State fields of 53 card counts per seat (shown as cards in a report)."""
@@ -210,8 +210,8 @@ def reproduction(
         f"{problem}\n"
         f"last actions: {names}\n"
         f"replay:\n"
-        f"  from president_env.difftest import replay\n"
-        f"  from president_env.rules import Rules\n"
+        f"  from president_env.testing.difftest import replay\n"
+        f"  from president_env.core.rules import Rules\n"
         f"  replay(Rules.from_dict({rules.to_dict()!r}), seed={seed},\n"
         f"         actions={list(actions)!r}{hands_arg})"
     )
@@ -455,7 +455,7 @@ def make_jobs(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m president_env.difftest",
+        prog="python -m president_env.testing.difftest",
         description="Compare the fast engine with the plain reference on random games.",
     )
     parser.add_argument("--games", type=int, default=10_000, help="games to compare")

@@ -18,10 +18,10 @@ first player to get rid of their cards becomes President, the last one Bum. A tr
 a set of cards of one rank (or a run, with the `runs` option); each following play must be of the
 same size and higher (or equal, with `allow_equal`); a player may pass. The trick ends when every
 other player has passed, and the last player who played leads the next one. The rules follow
-`RULES.md`; every house rule is an option of :class:`~president_env.rules.Rules`, and five presets
+`RULES.md`; every house rule is an option of :class:`~president_env.core.rules.Rules`, and five presets
 (`standard`, `revolution`, `runs`, `cardverse`, `daifugo`) name the common variants.
 
-The environment is a thin adapter over the batched engine (:class:`~president_env.engine.Engine`)
+The environment is a thin adapter over the batched engine (:class:`~president_env.core.engine.Engine`)
 with a batch of one game: `agent_selection` is the engine's player to act, observations and the
 legal-action mask come from the engine, and the mask and the observation of the player to act are
 computed once per step, when first needed.
@@ -59,12 +59,12 @@ is the `k`-th seat to the observer's left, `k = 0` the observer itself. With `N`
 | o+5N+2N²+107                   | `deal`        | index of the deal / number of deals            |
 
 `raw_env.obs_layout.slices` gives every block as a slice
-(:class:`~president_env.observe.ObservationLayout`).
+(:class:`~president_env.core.observe.ObservationLayout`).
 
 ### Actions
 
 One flat `Discrete(A)` space (`S` = largest set, 4 per deck plus the jokers; `J` = jokers in the
-pack), laid out by :class:`~president_env.actions.ActionLayout`:
+pack), laid out by :class:`~president_env.core.actions.ActionLayout`:
 
 | id                         | action                                                       |
 |----------------------------|--------------------------------------------------------------|
@@ -109,7 +109,7 @@ with `"score"` (final cumulative score) and `"standing"` (0 = winner) added when
 
 `env(preset=None, rules=None, render_mode=None, illegal_action="raise", reward="linear",
 **options)`: `preset` names a preset (`Rules.preset`), `rules` gives a whole
-:class:`~president_env.rules.Rules`, and any rule option may be given as a keyword on top
+:class:`~president_env.core.rules.Rules`, and any rule option may be given as a keyword on top
 (`env(preset="cardverse", num_players=5)`, `env(runs=True, jokers=2)`). Unknown or impossible
 options raise ValueError at construction. `render_mode` is `None`, `"ansi"` (`render()` returns
 the table as text) or `"human"` (the table is printed after every step).
@@ -130,7 +130,7 @@ bare environment.
 ### Speed
 
 One engine call per step (play, next legal mask and next observation, compiled together, see
-:mod:`president_env._fastpath`); the mask and the observation of the agent to act are cached
+:mod:`president_env.core._fastpath`); the mask and the observation of the agent to act are cached
 until the next step. Random legal play with `env.last()` every step runs at about 35-45k
 steps/s on a 2-core machine (`benchmarks/bench_env.py`), 5-6x PettingZoo's `texas_holdem_v4`
 measured the same way.
@@ -163,11 +163,11 @@ from president_env._adapt import (
     observation_high,
     reward_table,
 )
-from president_env._fastpath import OneGame
-from president_env.actions import Kind
-from president_env.engine import PHASE_DONE, Engine, State
+from president_env.core._fastpath import OneGame
+from president_env.core.constants import Kind
+from president_env.core.engine import PHASE_DONE, Engine, State
+from president_env.core.rules import Rules
 from president_env.render import render_table
-from president_env.rules import Rules
 
 Obs = dict[str, npt.NDArray[Any]]
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, Literal
 
 import numpy as np
 
-from president_env.cards import NUM_NATURAL
+from president_env.core.cards import NUM_NATURAL
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
@@ -203,6 +204,58 @@ class Rules:
     def num_exchange_pairs(self) -> int:
         """1 (Bum and President) with 3 players, else 2 (and Vice-Bum with Vice-President)."""
         return 1 if self.num_players == 3 else 2
+
+
+class RuleParam(IntEnum):
+    """Index of each rule option in the int64 vector that compiled code reads
+    (:meth:`Rules.params`); shared by the engine's kernels and the agents' kernels."""
+
+    PLAYERS = 0
+    DECKS = 1
+    JOKERS = 2
+    """Jokers in the whole pack."""
+    ALLOW_EQUAL = 3
+    PASS_IS_FINAL = 4
+    TOP_RANK_CLEARS = 5
+    EIGHT_CLEARS = 6
+    REVOLUTION = 7
+    RUNS = 8
+    EXCHANGE = 9
+    """1 when cards are exchanged before every deal after the first."""
+    SEAT0_LEADS = 10
+    DEALS = 11
+    SCORING = 12
+    """Index into :data:`SCORINGS`: 0 places, 1 president_vp, 2 tally."""
+    TARGET_SCORE = 13
+    """0 for none."""
+    MAX_SET = 14
+    """Largest set: every natural card of a rank plus every joker."""
+
+
+def rule_params(rules: Rules) -> np.ndarray:
+    """The options of ``rules`` as the int64 vector indexed by :class:`RuleParam`."""
+    values = {
+        RuleParam.PLAYERS: rules.num_players,
+        RuleParam.DECKS: rules.num_decks,
+        RuleParam.JOKERS: rules.num_jokers,
+        RuleParam.ALLOW_EQUAL: rules.allow_equal,
+        RuleParam.PASS_IS_FINAL: rules.pass_is_final,
+        RuleParam.TOP_RANK_CLEARS: rules.top_rank_clears,
+        RuleParam.EIGHT_CLEARS: rules.eight_clears,
+        RuleParam.REVOLUTION: rules.revolution,
+        RuleParam.RUNS: rules.runs,
+        RuleParam.EXCHANGE: rules.exchange_on,
+        RuleParam.SEAT0_LEADS: rules.first_lead == "seat0",
+        RuleParam.DEALS: rules.deals,
+        RuleParam.SCORING: SCORINGS.index(rules.scoring),
+        RuleParam.TARGET_SCORE: rules.target_score or 0,
+        RuleParam.MAX_SET: rules.max_set_size,
+    }
+    rp = np.zeros(len(RuleParam), np.int64)
+    for k, v in values.items():
+        rp[k] = int(v)
+    rp.setflags(write=False)
+    return rp
 
 
 def parse_rule_option(text: str) -> tuple[str, Any]:

@@ -3,12 +3,12 @@
 ``Engine(rules)`` advances ``B`` games at once: ``init`` (seeded deals) or ``init_from_hands``,
 ``legal_action_mask`` ``[B, A]``, ``step(state, actions[B])``, ``observe(state, players[B])``.
 There is no Python loop over games: the work happens in compiled kernels
-(:mod:`president_env._kernels`) over the same arrays. ``B = 1`` is a batch of one.
+(:mod:`president_env.core._kernels`) over the same arrays. ``B = 1`` is a batch of one.
 
 The engine knows the rules only; agents, spaces, auto-reset and illegal-move penalties live in
-the adapters (:mod:`president_env.env`, :mod:`president_env.vector`).
+the adapters (:mod:`president_env.aec`, :mod:`president_env.vector`).
 
-State (every array batch-first; ``P`` players, 53 card ids, see :mod:`president_env.cards`):
+State (every array batch-first; ``P`` players, 53 card ids, see :mod:`president_env.core.cards`):
 
 ===============  ==============  ===============================================================
 field            dtype, shape    meaning
@@ -53,11 +53,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from president_env import _kernels as K
-from president_env.actions import ActionLayout
-from president_env.cards import NUM_CARDS, parse_hand
-from president_env.observe import ObservationLayout, observe_kernel
-from president_env.rules import Rules
+from president_env.core import _kernels as K
+from president_env.core.actions import ActionLayout
+from president_env.core.cards import NUM_CARDS, parse_hand
+from president_env.core.observe import ObservationLayout, observe_kernel
+from president_env.core.rules import Rules, rule_params
 
 PHASE_EXCHANGE = K.PHASE_EXCHANGE
 PHASE_PLAY = K.PHASE_PLAY
@@ -200,22 +200,7 @@ class Engine:
         self.num_actions = self.layout.num_actions
         self.num_players = r.num_players
         self.obs_size = self.obs_layout.size
-        self._rp = np.zeros(K.RP_SIZE, np.int64)
-        self._rp[K.RP_P] = r.num_players
-        self._rp[K.RP_DECKS] = r.num_decks
-        self._rp[K.RP_JOKERS] = r.num_jokers
-        self._rp[K.RP_EQUAL] = r.allow_equal
-        self._rp[K.RP_FINAL] = r.pass_is_final
-        self._rp[K.RP_TOP_CLEARS] = r.top_rank_clears
-        self._rp[K.RP_EIGHT_CLEARS] = r.eight_clears
-        self._rp[K.RP_REVOLUTION] = r.revolution
-        self._rp[K.RP_RUNS] = r.runs
-        self._rp[K.RP_EXCHANGE] = r.exchange_on
-        self._rp[K.RP_SEAT0] = r.first_lead == "seat0"
-        self._rp[K.RP_DEALS] = r.deals
-        self._rp[K.RP_SCORING] = ("places", "president_vp", "tally").index(r.scoring)
-        self._rp[K.RP_TARGET] = r.target_score or 0
-        self._rp[K.RP_SMAX] = r.max_set_size
+        self._rp = rule_params(r)
         lay = self.layout
         runs = np.array(lay.runs, dtype=np.int64).reshape(-1, 3)
         self._mask_args = (

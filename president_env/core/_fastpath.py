@@ -23,10 +23,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from president_env import _kernels as K
-from president_env import observe as _observe
-from president_env.engine import Engine, State
-from president_env.observe import observe_kernel
+from president_env.core import _kernels as K
+from president_env.core import observe as _observe
+from president_env.core.engine import Engine, State
+from president_env.core.observe import observe_kernel
 
 
 def _sources_hash() -> int:

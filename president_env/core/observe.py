@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from president_env.cards import NUM_CARDS, NUM_RANKS
-from president_env.rules import Rules
+from president_env.core.cards import NUM_CARDS, NUM_RANKS
+from president_env.core.rules import Rules
 
 
 @dataclass(frozen=True)

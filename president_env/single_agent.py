@@ -11,8 +11,8 @@
 ==================  ===========================================================================
 episode             one game (``deals`` deals); it ends when the game ends
 observation         ``Box(0, high, (O,), float32)``: the learner's observation vector (the same
-                    as the AEC env's ``"observation"``, see :mod:`president_env.observe`)
-action              ``Discrete(A)``: an action id of :class:`~president_env.actions.ActionLayout`
+                    as the AEC env's ``"observation"``, see :mod:`president_env.core.observe`)
+action              ``Discrete(A)``: an action id of :class:`~president_env.core.actions.ActionLayout`
 ``action_masks()``  bool [A], the learner's legal actions (for sb3-contrib ``MaskablePPO``);
                     all False once the episode is over
 reward              the learner's own deal rewards (``reward`` option, default +1 for first ..
@@ -58,10 +58,10 @@ from president_env._adapt import (
     observation_high,
     reward_table,
 )
-from president_env._fastpath import OneGame
-from president_env.engine import PHASE_DONE, Engine, State
+from president_env.core._fastpath import OneGame
+from president_env.core.engine import PHASE_DONE, Engine, State
+from president_env.core.rules import Rules
 from president_env.render import render_table
-from president_env.rules import Rules
 
 ILLEGAL_REWARD = -1.0
 
@@ -334,3 +334,8 @@ def _opponent_list(
                 f"an opponent must have act(observation, action_mask) -> int, got {agent!r}"
             )
     return list(ops)
+
+
+import president_env as _package  # noqa: E402
+
+_package.register_gymnasium()

@@ -4,7 +4,7 @@ Each kernel loops over the games of a batch in compiled code (no Python loop ove
 and over the small constant axes (players, ranks, suits) inside each game. The state is
 passed as one tuple of arrays in the order of :data:`STATE_FIELDS`, the rule options as
 one int64 vector laid out by the ``RP_*`` indices, and the action layout as its tables.
-Only :mod:`president_env.engine` calls these; it validates inputs first.
+Only :mod:`president_env.core.engine` calls these; it validates inputs first.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The flat action space of a President game.
 
-One ``Discrete(A)`` space per :class:`~president_env.rules.Rules`, laid out as below
+One ``Discrete(A)`` space per :class:`~president_env.core.rules.Rules`, laid out as below
 (``S = rules.max_set_size``, ``J = rules.num_jokers``). A legal-action mask says which
 ids the player to act may choose.
 
@@ -30,12 +30,11 @@ Names: ``"pass"``, ``"single 9"``, ``"pair of 9"``, ``"three 9s"``, ``"four 9s"`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 
-from president_env.cards import (
+from president_env.core.cards import (
     JOKER,
     NUM_CARDS,
     NUM_NATURAL,
@@ -45,22 +44,12 @@ from president_env.cards import (
     SUIT_WORDS,
     card_name,
 )
-from president_env.rules import Rules
+from president_env.core.constants import MIN_RUN, Kind
+from president_env.core.rules import Rules
 
 PASS = 0
 
 
-class Kind(IntEnum):
-    """Kinds of action (also the kinds of play on the pile: NONE, SET, JOKERS, RUN)."""
-
-    PASS = 0
-    SET = 1
-    JOKERS = 2
-    RUN = 3
-    GIVE = 4
-
-
-MIN_RUN = 3
 
 _SET_WORDS = {1: "single {r}", 2: "pair of {r}", 3: "three {r}s", 4: "four {r}s"}
 

@@ -1,0 +1,58 @@
+"""Numbers shared by the engine, the observation, the agents and the adapters.
+
+Everything here is a plain ``int`` or an ``IntEnum`` so that compiled (numba) code reads it as
+a constant. Cards are ``rank * 4 + suit`` with the joker at :data:`JOKER` (see
+:mod:`president_env.core.cards`); ranks run ``0`` (3) .. ``12`` (2) in the usual order.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+NUM_RANKS = 13
+NUM_SUITS = 4
+NUM_NATURAL = NUM_RANKS * NUM_SUITS
+JOKER = NUM_NATURAL
+"""Card id of the joker (all jokers are alike)."""
+NUM_CARDS = NUM_NATURAL + 1
+"""Length of a hand vector: one count per natural card, then the jokers."""
+PLAYED_SIZE = NUM_RANKS + 1
+"""Public memory of cards played: one count per rank, then the jokers."""
+
+TOP = NUM_RANKS - 1
+"""Rank of the 2, the top rank in the usual order."""
+EIGHT = 5
+"""Rank of the 8 (``eight_clears``)."""
+MIN_RUN = 3
+"""Fewest cards in a run."""
+
+
+class Phase(IntEnum):
+    """What the player to act is doing."""
+
+    EXCHANGE = 0
+    PLAY = 1
+    DONE = 2
+
+
+PHASE_EXCHANGE = int(Phase.EXCHANGE)
+PHASE_PLAY = int(Phase.PLAY)
+PHASE_DONE = int(Phase.DONE)
+
+
+class Kind(IntEnum):
+    """Kinds of action, which are also the kinds of play on the pile (NONE = PASS, SET, JOKERS,
+    RUN)."""
+
+    PASS = 0
+    SET = 1
+    JOKERS = 2
+    RUN = 3
+    GIVE = 4
+
+
+K_NONE = int(Kind.PASS)
+K_SET = int(Kind.SET)
+K_JOKERS = int(Kind.JOKERS)
+K_RUN = int(Kind.RUN)
+K_GIVE = int(Kind.GIVE)
