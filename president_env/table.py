@@ -1,0 +1,204 @@
+"""The one seating layer: a :class:`Policy` protocol and a batched :class:`Table` that seats
+policies in B games and plays them.
+
+A **policy** decides for many games at once from what one player may know::
+
+    class Policy(Protocol):
+        def act_batch(self, obs: float32 [B, O], mask: bool [B, A]) -> int64 [B]: ...
+
+Rows whose mask has no legal action get ``-1`` (a policy must accept them). The rule-based
+agents (:mod:`agents`), trained checkpoints (``agents.PolicyAgent``) and :class:`RandomPolicy`
+are all policies; ``reseed(seed)``, when a policy has it, restarts its random choices.
+
+A **table** holds B games (one batched engine state) and, for every game and seat, which
+policy plays it: ``seat_policy[b, p]`` indexes ``policies``, or is :data:`EXTERNAL` (-1) for a
+seat played from outside (a learner, a human, a search). :meth:`Table.play_until_external`
+lets the seated policies play (one ``act_batch`` per policy per step over all the games where
+it is to act, every action through the :class:`~president_env.gate.ActionGate`) until every
+game waits for an external seat or is over; :meth:`Table.pending` then gives those games, and
+:meth:`Table.step_external` plays their actions. Everything that plays seats uses it: the
+single-agent env (B = 1, one external seat), the learner vector env, tournaments (no external
+seat), the self-play trainer and imitation (the live seats are external) and terminal play (the
+human is external).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from president_env.core.constants import PHASE_DONE
+from president_env.core.engine import Engine, State
+from president_env.gate import ActionGate
+
+EXTERNAL = -1
+"""``seat_policy`` value of a seat played from outside the table."""
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float32]
+StepHook = Callable[[BoolArray], None]
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Decides for a batch of games: one legal action per row, -1 for a row with none."""
+
+    def act_batch(self, obs: FloatArray, mask: BoolArray) -> IntArray: ...
+
+
+def legal_rows(mask: npt.NDArray[Any]) -> BoolArray:
+    """Rows of a mask ``[B, A]`` with at least one legal action."""
+    return np.asarray(mask.any(axis=1), np.bool_)
+
+
+class RandomPolicy:
+    """A uniformly random legal action per row (-1 for a row with none), from a numpy Generator.
+
+    ``RandomPolicy(seed)`` or ``RandomPolicy(rng=generator)`` (the single-agent env shares its
+    ``np_random`` so that a seeded episode repeats).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+
+    def reseed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act_batch(self, obs: npt.ArrayLike, mask: npt.ArrayLike) -> IntArray:
+        m = np.asarray(mask).astype(np.bool_, copy=False)
+        if m.ndim != 2:
+            raise ValueError(f"masks must have shape [B, A], got {m.shape}")
+        counts = m.sum(axis=1)
+        k = np.minimum((self.rng.random(len(m)) * counts).astype(np.int64), counts - 1)
+        out = np.argmax(np.cumsum(m, axis=1) > k[:, None], axis=1).astype(np.int64)
+        out[counts == 0] = -1
+        return out
+
+    def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+        a = int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        if a < 0:
+            raise ValueError("the action mask has no legal action (is the game over?)")
+        return a
+
+
+class Table:
+    """B games of one engine, each seat played by a policy or from outside (module docstring).
+
+    ``seat_policy`` ([B, P] ints, or [P] for every game) may be changed in place between calls
+    (e.g. when a finished game is re-dealt with other seats). ``names`` (one per policy) name
+    the policies in error messages.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        state: State,
+        policies: Sequence[Policy],
+        seat_policy: npt.ArrayLike,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.state = state
+        self.policies = list(policies)
+        b, p = state.batch_size, engine.num_players
+        sp = np.asarray(seat_policy, np.int64)
+        if sp.shape == (p,):
+            sp = np.broadcast_to(sp, (b, p))
+        if sp.shape != (b, p):
+            raise ValueError(f"seat_policy must have shape ({b}, {p}) or ({p},), got {sp.shape}")
+        if ((sp < EXTERNAL) | (sp >= len(self.policies))).any():
+            raise ValueError(
+                f"seat_policy holds -1 (external) or an index into the {len(self.policies)} "
+                "policies"
+            )
+        self.seat_policy = sp.copy()
+        self.names = list(names) if names is not None else [
+            getattr(q, "name", type(q).__name__) for q in self.policies
+        ]
+        self.gate = ActionGate(engine.layout)
+        self.rows = np.arange(b)
+        self.mask = np.zeros((b, engine.num_actions), np.bool_)
+        self.decisions = 0
+
+    @property
+    def batch_size(self) -> int:
+        return self.state.batch_size
+
+    # ------------------------------------------------------------------ who acts
+    def acting_policy(self) -> IntArray:
+        """Per game, the policy of the seat to act: an index, EXTERNAL, or -2 once over."""
+        st = self.state
+        who = self.seat_policy[self.rows, np.maximum(st.current, 0)]
+        return np.where(st.phase == PHASE_DONE, -2, who)
+
+    def waiting(self) -> BoolArray:
+        """Games whose seat to act is external (and that are not over)."""
+        return self.acting_policy() == EXTERNAL
+
+    # ------------------------------------------------------------------ seated policies
+    def play_until_external(self, on_step: StepHook | None = None, max_steps: int = 100_000) -> int:
+        """Let the seated policies play until every game waits for an external seat or is over.
+
+        ``on_step(stepped)`` runs after every engine step (``stepped``: bool [B], the games that
+        moved), before the next decision: a hook to collect rewards or re-deal finished games.
+        Returns the number of decisions made.
+        """
+        made = 0
+        for _ in range(max_steps):
+            who = self.acting_policy()
+            turn = who >= 0
+            if not turn.any():
+                return made
+            self.engine.legal_action_mask(self.state, self.mask)
+            obs = self.engine.observe(self.state)
+            actions = self.decide(obs, self.mask, who)
+            self.engine.step_inplace(self.state, actions, check=False, where=turn)
+            made += int(turn.sum())
+            if on_step is not None:
+                on_step(turn)
+        raise RuntimeError(f"the seated policies did not stop within {max_steps} steps")
+
+    def decide(self, obs: FloatArray, mask: BoolArray, who: IntArray) -> IntArray:
+        """Each seated policy's actions for the games where ``who`` is its index (-1 elsewhere),
+        checked by the gate."""
+        actions = np.full(len(who), -1, np.int64)
+        for k, policy in enumerate(self.policies):
+            sel = who == k
+            if not sel.any():
+                continue
+            rows = np.flatnonzero(sel)
+            act = np.asarray(policy.act_batch(obs[rows], mask[rows]))
+            actions[rows] = self.gate.check_batch(
+                act, mask[rows], who=f"policy {self.names[k]!r}", games=rows
+            )
+        self.decisions += int((who >= 0).sum())
+        return actions
+
+    # ------------------------------------------------------------------ external seats
+    def pending(self) -> tuple[IntArray, FloatArray, BoolArray]:
+        """``(rows, obs, mask)`` of the games waiting for an external seat: their indices, and
+        the observation and legal actions of the seat to act there."""
+        rows = np.flatnonzero(self.waiting())
+        sub = self.state.take(rows)
+        return rows, self.engine.observe(sub), self.engine.legal_action_mask(sub)
+
+    def step_external(self, rows: npt.ArrayLike, actions: npt.ArrayLike) -> None:
+        """Play ``actions[i]`` in game ``rows[i]``, each waiting for an external seat; checked by
+        the gate first (an illegal action raises and changes nothing)."""
+        r = np.asarray(rows, np.int64)
+        if r.ndim != 1 or not self.waiting()[r].all():
+            raise ValueError("step_external takes games that wait for an external seat")
+        mask = self.engine.legal_action_mask(self.state.take(r))
+        seats = self.state.current[r]
+        a = self.gate.check_batch(actions, mask, who=seats, games=r)
+        full = np.full(self.batch_size, -1, np.int64)
+        full[r] = a
+        where = np.zeros(self.batch_size, np.bool_)
+        where[r] = True
+        self.engine.step_inplace(self.state, full, check=False, where=where)
