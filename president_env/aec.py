@@ -153,27 +153,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from president_env._adapt import (
-    SEED_HIGH,
-    RewardOption,
-    as_action,
-    game_seed,
-    is_linear,
-    make_rules,
-    observation_high,
-    reward_table,
-)
+from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
+from president_env.aec_wrappers import ActionCheckWrapper, OrderEnforcingWrapper
 from president_env.core._fastpath import OneGame
 from president_env.core.constants import Kind
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
+from president_env.gate import ILLEGAL_REWARD, ActionGate
 from president_env.render import render_table
+from president_env.rewards import RewardOption, deal_rewards, reward_table
 
 Obs = dict[str, npt.NDArray[Any]]
 
-ILLEGAL_ACTIONS = ("raise", "penalty")
 RENDER_MODES = ("ansi", "human")
-ILLEGAL_REWARD = -1.0
 
 
 def env(
@@ -198,86 +190,6 @@ def env(
     e = ActionCheckWrapper(e)
     e = OrderEnforcingWrapper(e)
     return e
-
-
-class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper, reading the env's attributes directly.
-
-    The same checks (nothing before ``reset()``); the attributes that every AEC loop reads at
-    every step (``agent_selection``, ``agents``, ``rewards``, ``terminations``, ...) are
-    properties here instead of a ``__getattr__`` chain through every wrapper, which costs more
-    than the game's own step. The env's wrappers do not override these attributes.
-    """
-
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw = env.unwrapped
-
-    def _guard(self, name: str) -> None:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-
-    @property
-    def agent_selection(self) -> str:
-        self._guard("agent_selection")
-        return self._raw.agent_selection  # type: ignore[no-any-return]
-
-    @property
-    def agents(self) -> list[str]:
-        self._guard("agents")
-        return self._raw.agents  # type: ignore[no-any-return]
-
-    @property
-    def num_agents(self) -> int:
-        self._guard("num_agents")
-        return len(self._raw.agents)
-
-    @property
-    def rewards(self) -> dict[str, float]:
-        self._guard("rewards")
-        return self._raw.rewards  # type: ignore[no-any-return]
-
-    @property
-    def terminations(self) -> dict[str, bool]:
-        self._guard("terminations")
-        return self._raw.terminations  # type: ignore[no-any-return]
-
-    @property
-    def truncations(self) -> dict[str, bool]:
-        self._guard("truncations")
-        return self._raw.truncations  # type: ignore[no-any-return]
-
-    @property
-    def infos(self) -> dict[str, dict[str, Any]]:
-        self._guard("infos")
-        return self._raw.infos  # type: ignore[no-any-return]
-
-    @property
-    def _cumulative_rewards(self) -> dict[str, float]:
-        return self._raw._cumulative_rewards  # type: ignore[no-any-return]
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class ActionCheckWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """AssertOutOfBoundsWrapper with clear errors: a TypeError for an action of the wrong type,
-    a ValueError for an id out of range or ``None`` for an agent that is not terminated."""
-
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw: raw_env = env.unwrapped  # type: ignore[assignment]
-        self._num_actions = int(self._raw.num_actions)
-
-    def step(self, action: Any) -> None:
-        if action is None:
-            raw = self._raw
-            agent = raw.agent_selection
-            if not (raw.terminations.get(agent, False) or raw.truncations.get(agent, False)):
-                raise ValueError(raw._none_message(agent))
-        elif type(action) is not int or not 0 <= action < self._num_actions:
-            as_action(action, self._num_actions)
-        self.env.step(action)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
@@ -312,16 +224,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.rules: Rules = make_rules(preset, rules, options)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}"
-            )
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
         self.reward_table = reward_table(self.rules, reward)
-        self._linear = is_linear(self.rules, self.reward_table)
-
         self.engine = Engine(self.rules)
+        self.gate = ActionGate(self.engine.layout, illegal_action)
+        self.illegal_action = illegal_action
         self.layout = self.engine.layout
         self.obs_layout = self.engine.obs_layout
         self.num_actions: int = self.engine.num_actions
@@ -422,17 +329,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 )
             self._was_dead_step(action)
             return
-        if type(action) is int and 0 <= action < self.num_actions:
-            a = action
-        elif action is None:
+        if action is None:
             raise ValueError(self._none_message(agent))
-        else:
-            a = as_action(action, self.num_actions)
-        if not game.mask[a]:
-            if self.illegal_action == "penalty":
-                self._end_by_illegal_move(agent)
-                return
-            raise ValueError(self._illegal_message(a))
+        a = self.gate.check(action, game.mask, agent)
+        if a is None:  # illegal_action="penalty"
+            self._end_by_illegal_move(agent)
+            return
 
         if self._rewards_dirty:
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -462,10 +364,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._deads_step_first()
 
     def _end_deal(self, state: State) -> None:
-        if self._linear:
-            r = state.rewards[0].tolist()
-        else:
-            r = self.reward_table[state.title[0]].tolist()
+        r = deal_rewards(state, self.reward_table)[0].tolist()
         self.rewards = dict(zip(self.possible_agents, r))
         self._rewards_dirty = True
         self._accumulate_rewards()
@@ -565,24 +464,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if kind in (Kind.SET, Kind.JOKERS, Kind.RUN):
             self._pile_cards = self.layout.cards_for(a, self._game.state.hands[0, self._current])
 
-    def _legal_text(self) -> str:
-        assert self._game is not None
-        mask = self._game.mask if self._current >= 0 else np.zeros(0, np.int8)
-        legal = [f"{i} ({self.layout.name(int(i))})" for i in np.flatnonzero(mask)]
-        shown = ", ".join(legal[:30])
-        return shown + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
-
-    def _illegal_message(self, a: int) -> str:
-        agent = self.agent_selection
-        return (
-            f"action {a} ({self.layout.name(a)}) is illegal for {agent}; legal actions: "
-            f"{self._legal_text()}"
-        )
+    def _current_mask(self) -> npt.NDArray[np.int8]:
+        game = self._game
+        return game.mask if game is not None and self._current >= 0 else np.zeros(0, np.int8)
 
     def _none_message(self, agent: str) -> str:
         return (
             f"step(None) is only for terminated agents, but {agent} is to act; legal actions: "
-            f"{self._legal_text()}"
+            f"{self.gate.legal_text(self._current_mask())}"
         )
 
     def __str__(self) -> str:

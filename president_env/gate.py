@@ -92,13 +92,14 @@ class ActionGate:
         actions: npt.ArrayLike,
         mask: npt.NDArray[np.bool_],
         rows: npt.NDArray[np.bool_] | None = None,
-        who: npt.ArrayLike | str = "player",
+        who: str = "player {seat}",
+        seats: npt.ArrayLike | None = None,
         games: npt.ArrayLike | None = None,
     ) -> IntArray:
         """``actions [n]`` as int64 after checking every row selected by ``rows`` (all rows by
         default) against ``mask [n, A]``; other rows may hold anything (they become -1).
 
-        ``who`` names the actor (one string, or one seat number per row: "player {seat}");
+        ``who`` names the actor in a message, with ``{seat}`` replaced by ``seats[row]``;
         ``games`` numbers the rows in the message (default: their index). Always raises.
         """
         a = np.asarray(actions)
@@ -120,7 +121,7 @@ class ActionGate:
         ok = mask[np.arange(n), np.maximum(a, 0)] | ~sel
         if not ok.all():
             b = int(np.flatnonzero(~ok)[0])
-            actor = who if isinstance(who, str) else f"player {int(np.asarray(who)[b])}"
+            actor = who if seats is None else who.format(seat=int(np.asarray(seats)[b]))
             raise ValueError(
                 self._game(games, b) + self.illegal_message(int(a[b]), mask[b], actor)
             )

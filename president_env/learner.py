@@ -94,7 +94,6 @@ class LearnerVecEnv:
         self.weights = self._norm(weights)
         t = self.table
         t.policies = self.opponents
-        t.names = [getattr(q, "name", type(q).__name__) for q in self.opponents]
         t.seat_policy = np.where(
             t.seat_policy == EXTERNAL, EXTERNAL, np.minimum(t.seat_policy, len(self.opponents) - 1)
         )

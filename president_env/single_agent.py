@@ -26,8 +26,11 @@ info                ``{"seat": learner seat, "deal": deal index}``; at the end a
 generator). ``opponents`` plays every other seat: one agent for all of them, or a sequence of
 ``N - 1`` agents, the ``i``-th sitting ``i + 1`` seats to the learner's left. An agent is any
 object with ``act(observation: np.ndarray, action_mask: np.ndarray) -> int`` (the agents of the
-project's ``agents`` package, a trained policy, ...); by default :class:`RandomLegalAgent`,
-drawing from the env's ``np_random``, so that ``reset(seed=s)`` repeats episodes exactly.
+project's ``agents`` package, a trained policy, ...) or, better, a batched
+:class:`~president_env.table.Policy`; by default :class:`~president_env.table.RandomPolicy`,
+drawing from the env's ``np_random``, so that ``reset(seed=s)`` repeats episodes exactly. The
+game is a :class:`~president_env.table.Table` of one game whose learner seat is external; every
+action, the learner's and the opponents', passes the :class:`~president_env.gate.ActionGate`.
 
 An illegal learner action raises ValueError (naming the action and the legal ones) and changes
 nothing (``illegal_action="raise"``, the default); so does an opponent's illegal action. With
@@ -41,61 +44,37 @@ raises TypeError, an id out of range ValueError, in both modes. The env is regis
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from president_env._adapt import (
-    SEED_HIGH,
-    RewardOption,
-    as_action,
-    game_seed,
-    is_linear,
-    make_rules,
-    observation_high,
-    reward_table,
-)
-from president_env.core._fastpath import OneGame
-from president_env.core.engine import PHASE_DONE, Engine, State
+import president_env as _package
+from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
+from president_env.core.constants import PHASE_DONE
+from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
+from president_env.gate import ILLEGAL_REWARD, ActionGate
 from president_env.render import render_table
+from president_env.rewards import RewardOption, deal_rewards, reward_table
+from president_env.table import EXTERNAL, Policy, RandomPolicy, Table, as_policy
 
-ILLEGAL_REWARD = -1.0
-
-@runtime_checkable
-class SeatAgent(Protocol):
-    """What plays a seat: a decision from an observation and a legal-action mask."""
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-class RandomLegalAgent:
-    """A uniformly random legal action, drawn from a given numpy Generator."""
-
-    def __init__(self, rng: np.random.Generator | None = None) -> None:
-        self.rng = rng if rng is not None else np.random.default_rng()
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if len(legal) == 0:
-            raise ValueError("the action mask has no legal action (is the game over?)")
-        return int(legal[self.rng.integers(len(legal))])
+RENDER_MODES = ("ansi", "human")
 
 
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
     """One learner against agents in the other seats (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
         preset: str | None = None,
         rules: Rules | None = None,
         seat: int | str = 0,
-        opponents: SeatAgent | Sequence[SeatAgent] | None = None,
+        opponents: Any = None,
         render_mode: str | None = None,
         reward: RewardOption = "linear",
         illegal_action: str = "raise",
@@ -107,21 +86,17 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < p
         ):
             raise ValueError(f"seat must be 0..{p - 1} or 'random', got {seat!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if illegal_action not in ("raise", "penalty"):
-            raise ValueError(
-                f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}"
-            )
-        self.illegal_action = illegal_action
         self.seat_option: int | str = seat if seat == "random" else int(seat)
         self.render_mode = render_mode
         self.opponents = _opponent_list(opponents, p)
         self.reward_table = reward_table(self.rules, reward)
-        self._linear = is_linear(self.rules, self.reward_table)
         self.engine = Engine(self.rules)
         self.layout = self.engine.layout
         self.obs_layout = self.engine.obs_layout
+        self.gate = ActionGate(self.layout, illegal_action)
+        self.illegal_action = illegal_action
         self.observation_space = spaces.Box(
             0.0,
             observation_high(self.rules, self.obs_layout),
@@ -129,11 +104,11 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             np.float32,
         )
         self.action_space = spaces.Discrete(self.engine.num_actions)
-        self._num_actions = int(self.engine.num_actions)
         self.seat = 0 if seat == "random" else int(seat)
-        self._game: OneGame | None = None
-        self._seat_agent: list[SeatAgent] = []
-        self._random_agent = RandomLegalAgent()
+        self.table: Table | None = None
+        self._random = RandomPolicy()
+        self._obs = np.zeros(self.engine.obs_size, np.float32)
+        self._mask = np.zeros(self.engine.num_actions, np.bool_)
         self._reward = 0.0
         self._ended_by_illegal_action = False
 
@@ -145,13 +120,13 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
 
         A failed reset (bad seed or hands, hands that end the game before the learner's first
         turn, an opponent's illegal action) raises and leaves the env as it was."""
-        saved = (self._np_random, self._np_random_seed, self._game, self.seat, self._seat_agent,
-                 self._reward, self._ended_by_illegal_action, self._random_agent.rng)
+        saved = (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
+                 self._ended_by_illegal_action, self._random.rng, self._obs, self._mask)
         try:
             return self._reset(seed, options)
         except Exception:
-            (self._np_random, self._np_random_seed, self._game, self.seat, self._seat_agent,
-             self._reward, self._ended_by_illegal_action, self._random_agent.rng) = saved
+            (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
+             self._ended_by_illegal_action, self._random.rng, self._obs, self._mask) = saved
             raise
 
     def _reset(
@@ -171,77 +146,72 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
                 raise ValueError("options['hands'] must give the hands of one game")
         p = self.rules.num_players
         self.seat = int(rng.integers(p)) if self.seat_option == "random" else self.seat
-        self._random_agent.rng = rng
-        self._seat_agent = [self._random_agent] * p
+        self._random.rng = rng
+        policies: list[Policy] = [self._random]
+        seat_policy = np.zeros(p, np.int64)
+        seat_policy[self.seat] = EXTERNAL
         for i, agent in enumerate(self.opponents):
             if agent is not None:
-                self._seat_agent[(self.seat + 1 + i) % p] = agent
+                policies.append(agent)
+                seat_policy[(self.seat + 1 + i) % p] = len(policies) - 1
                 reseed = getattr(agent, "reseed", None)
                 if callable(reseed):  # agents with random choices repeat with the env's seed
                     reseed(int(rng.integers(0, 2**31)))
-        self._game = OneGame(self.engine, state)
+        self.table = Table(self.engine, state, policies, seat_policy)
         self._reward = 0.0
         self._ended_by_illegal_action = False
         self._play_opponents()
-        game = self._game
-        if game.current < 0 or game.state.deal[0] > 0 or game.state.deal_over[0]:
+        if self._over() or state.deal[0] > 0 or state.deal_over[0]:
             raise ValueError(
                 "these hands end the deal before the learner's first turn; give the learner "
                 "a turn (more cards, or another seat)"
             )
-        return self._observation(), self._info()
+        return self._obs.copy(), self._info()
 
     def step(
         self, action: Any
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """The learner plays ``action``; the other seats play until it is to act again."""
-        game = self._game
-        if game is None:
+        table = self.table
+        if table is None:
             raise RuntimeError("call reset() before step()")
-        if game.current < 0 or self._ended_by_illegal_action:
+        if self._over() or self._ended_by_illegal_action:
             raise RuntimeError("the episode is over: call reset()")
-        if type(action) is int and 0 <= action < self._num_actions:
-            a = action
-        else:
-            a = as_action(action, self._num_actions)
-        if not game.mask[a]:
-            if self.illegal_action == "penalty":
-                self._ended_by_illegal_action = True
-                info = self._info()
-                info["illegal_action"] = True
-                return self._observation().copy(), ILLEGAL_REWARD, True, False, info
-            raise ValueError(self._illegal_message(a, game.mask, "the learner"))
-        saved = (game.state.copy(), game.mask, game.obs, game.current)
+        a = self.gate.check(action, self._mask, "the learner")
+        if a is None:  # illegal_action="penalty"
+            self._ended_by_illegal_action = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs.copy(), ILLEGAL_REWARD, True, False, info
+        saved = (table.state.copy(), self._obs, self._mask)
         self._reward = 0.0
         try:
-            game.step(a)
-            self._after_step()
+            table.step_external([0], [a])
+            self._collect_reward(None)
             self._play_opponents()
         except Exception:
             # an opponent's illegal action: undo the learner's play too, so that nothing changes
-            state, game.mask, game.obs, game.current = saved
-            game.state.put(slice(None), state)
+            state, self._obs, self._mask = saved
+            table.state.put(slice(None), state)
             raise
-        terminated = game.current < 0
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._reward, terminated, False, self._info()
+        return self._obs.copy(), self._reward, self._over(), False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions (bool [A]); all False once the episode is over."""
-        game = self._game
-        if game is None:
+        if self.table is None:
             raise RuntimeError("call reset() before action_masks()")
-        if game.current != self.seat or self._ended_by_illegal_action:
+        if self._over() or self._ended_by_illegal_action:
             return np.zeros(self.engine.num_actions, np.bool_)
-        return game.mask.astype(np.bool_)
+        return self._mask.copy()
 
     @property
     def game_state(self) -> State:
         """The engine state of the game (a batch of one); do not modify it."""
-        if self._game is None:
+        if self.table is None:
             raise RuntimeError("call reset() first")
-        return self._game.state
+        return self.table.state
 
     def render(self) -> str | None:
         """The table as text, with the learner's hand (``"ansi"``), or printed (``"human"``)."""
@@ -251,9 +221,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
                 "SingleAgentEnv(render_mode='ansi') or 'human'."
             )
             return None
-        if self._game is None:
+        if self.table is None:
             raise RuntimeError("call reset() before render()")
-        text = render_table(self.rules, self._game.state, 0, seat=self.seat, layout=self.layout)
+        text = render_table(self.rules, self.table.state, 0, seat=self.seat, layout=self.layout)
         text = f"(learner: seat {self.seat})\n" + text
         if self.render_mode == "human":
             print(text + "\n")
@@ -261,43 +231,32 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         return text
 
     # ------------------------------------------------------------------ helpers
+    def _over(self) -> bool:
+        assert self.table is not None
+        return bool(self.table.state.phase[0] == PHASE_DONE)
+
     def _play_opponents(self) -> None:
-        game = self._game
-        assert game is not None
-        learner = self.seat
-        while game.current >= 0 and game.current != learner:
-            agent = self._seat_agent[game.current]
-            a = agent.act(game.obs, game.mask.copy())
-            if type(a) is not int:
-                a = as_action(a, self._num_actions)
-            if not 0 <= a < self._num_actions or not game.mask[a]:
-                raise ValueError(
-                    self._illegal_message(a, game.mask, f"the agent in seat {game.current}")
-                )
-            game.step(a)
-            self._after_step()
+        """The other seats play until the learner is to act or the game is over; then the
+        learner's observation and mask are computed once."""
+        table = self.table
+        assert table is not None
+        table.play_until_external(self._collect_reward)
+        state = table.state
+        self._obs = self.engine.observe(state, [self.seat])[0]
+        if self._over():
+            self._mask = np.zeros(self.engine.num_actions, np.bool_)
+        else:
+            self._mask = self.engine.legal_action_mask(state)[0]
 
-    def _after_step(self) -> None:
-        game = self._game
-        assert game is not None
-        state = game.state
+    def _collect_reward(self, stepped: Any) -> None:
+        assert self.table is not None
+        state = self.table.state
         if state.deal_over[0]:
-            if self._linear:
-                self._reward += float(state.rewards[0, self.seat])
-            else:
-                self._reward += float(self.reward_table[state.title[0, self.seat]])
-
-    def _observation(self) -> npt.NDArray[np.float32]:
-        game = self._game
-        assert game is not None
-        if game.current == self.seat:
-            return game.obs
-        return self.engine.observe(game.state, [self.seat])[0]
+            self._reward += float(deal_rewards(state, self.reward_table)[0, self.seat])
 
     def _info(self) -> dict[str, Any]:
-        game = self._game
-        assert game is not None
-        state = game.state
+        assert self.table is not None
+        state = self.table.state
         info: dict[str, Any] = {"seat": self.seat, "deal": int(state.deal[0])}
         if state.phase[0] == PHASE_DONE:
             info["score"] = int(state.scores[0, self.seat])
@@ -305,17 +264,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             info["scores"] = state.scores[0].copy()
         return info
 
-    def _illegal_message(self, a: int, mask: npt.NDArray[Any], who: str) -> str:
-        name = self.layout.name(a) if 0 <= a < self._num_actions else "out of range"
-        legal = [f"{i} ({self.layout.name(int(i))})" for i in np.flatnonzero(mask)]
-        shown = ", ".join(legal[:30]) + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
-        return f"action {a} ({name}) is illegal for {who}; legal actions: {shown}"
 
-
-def _opponent_list(
-    opponents: SeatAgent | Sequence[SeatAgent] | None, num_players: int
-) -> list[SeatAgent | None]:
-    """Opponents for the N - 1 seats to the learner's left (None: the default random agent)."""
+def _opponent_list(opponents: Any, num_players: int) -> list[Policy | None]:
+    """Policies for the N - 1 seats to the learner's left (None: the default random policy)."""
     n = num_players - 1
     if opponents is None:
         return [None] * n
@@ -327,15 +278,9 @@ def _opponent_list(
                 f"got {len(ops)}"
             )
     else:
-        ops = [opponents] * n  # type: ignore[list-item]
-    for agent in ops:
-        if not callable(getattr(agent, "act", None)):
-            raise TypeError(
-                f"an opponent must have act(observation, action_mask) -> int, got {agent!r}"
-            )
-    return list(ops)
+        ops = [opponents] * n
+    wrapped: dict[int, Policy] = {}  # one wrapper per distinct object
+    return [wrapped.setdefault(id(agent), as_policy(agent)) for agent in ops]
 
-
-import president_env as _package  # noqa: E402
 
 _package.register_gymnasium()

@@ -118,13 +118,18 @@ class Table:
                 "policies"
             )
         self.seat_policy = sp.copy()
-        self.names = list(names) if names is not None else [
-            getattr(q, "name", type(q).__name__) for q in self.policies
-        ]
+        self.names = list(names) if names is not None else []
         self.gate = ActionGate(engine.layout)
         self.rows = np.arange(b)
         self.mask = np.zeros((b, engine.num_actions), np.bool_)
         self.decisions = 0
+
+    def policy_name(self, k: int) -> str:
+        """Name of policy ``k``: from ``names``, else its ``name`` attribute or class."""
+        if k < len(self.names):
+            return self.names[k]
+        q = self.policies[k]
+        return str(getattr(q, "name", type(q).__name__))
 
     @property
     def batch_size(self) -> int:
@@ -175,7 +180,11 @@ class Table:
             rows = np.flatnonzero(sel)
             act = np.asarray(policy.act_batch(obs[rows], mask[rows]))
             actions[rows] = self.gate.check_batch(
-                act, mask[rows], who=f"policy {self.names[k]!r}", games=rows
+                act,
+                mask[rows],
+                who=f"the agent in seat {{seat}} ({self.policy_name(k)})",
+                seats=self.state.current[rows],
+                games=rows,
             )
         self.decisions += int((who >= 0).sum())
         return actions
@@ -195,10 +204,40 @@ class Table:
         if r.ndim != 1 or not self.waiting()[r].all():
             raise ValueError("step_external takes games that wait for an external seat")
         mask = self.engine.legal_action_mask(self.state.take(r))
-        seats = self.state.current[r]
-        a = self.gate.check_batch(actions, mask, who=seats, games=r)
+        a = self.gate.check_batch(actions, mask, seats=self.state.current[r], games=r)
         full = np.full(self.batch_size, -1, np.int64)
         full[r] = a
         where = np.zeros(self.batch_size, np.bool_)
         where[r] = True
         self.engine.step_inplace(self.state, full, check=False, where=where)
+
+
+class _RowPolicy:
+    """A Policy over an object that decides one row at a time (``act(observation, mask)``)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def reseed(self, seed: int | None) -> None:
+        reseed = getattr(self.agent, "reseed", None)
+        if callable(reseed):
+            reseed(seed)
+
+    def act_batch(self, obs: FloatArray, mask: BoolArray) -> IntArray:
+        return np.array(
+            [self.agent.act(o, m) if m.any() else -1 for o, m in zip(obs, mask)], np.int64
+        )
+
+
+def as_policy(agent: Any) -> Policy:
+    """``agent`` as a :class:`Policy`: itself if it has ``act_batch``, else a row-by-row
+    wrapper of its ``act(observation, action_mask) -> int``; a TypeError for anything else."""
+    if callable(getattr(agent, "act_batch", None)):
+        return agent  # type: ignore[no-any-return]
+    if callable(getattr(agent, "act", None)):
+        return _RowPolicy(agent)
+    raise TypeError(
+        "a seat needs a policy: an object with act_batch(obs, mask) -> actions or "
+        f"act(observation, action_mask) -> int, got {agent!r}"
+    )

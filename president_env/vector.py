@@ -58,18 +58,12 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from president_env._adapt import (
-    SEED_HIGH,
-    RewardOption,
-    game_seed,
-    is_linear,
-    make_rules,
-    observation_high,
-    reward_table,
-)
+from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
+from president_env.gate import ActionGate
 from president_env.render import render_table
+from president_env.rewards import RewardOption, deal_rewards, reward_table
 
 
 class VectorEnv:
@@ -93,8 +87,8 @@ class VectorEnv:
         self.rules = make_rules(preset, rules, options)
         self.auto_reset = auto_reset
         self.reward_table = reward_table(self.rules, reward)
-        self._linear = is_linear(self.rules, self.reward_table)
         self.engine = Engine(self.rules)
+        self.gate = ActionGate(self.engine.layout)
         self.layout = self.engine.layout
         self.obs_layout = self.engine.obs_layout
         self.num_players = self.rules.num_players
@@ -150,12 +144,7 @@ class VectorEnv:
         a = self._check_actions(actions)
         self.engine.step_inplace(state, a, check=False)
         deal_over = state.deal_over.copy()
-        if self._linear:
-            rewards = state.rewards.copy()
-        else:
-            rewards = np.where(
-                deal_over[:, None], self.reward_table[np.maximum(state.title, 0)], 0.0
-            ).astype(np.float32)
+        rewards = deal_rewards(state, self.reward_table)
         done = state.phase == PHASE_DONE
         terminated = done & deal_over
         ended = np.flatnonzero(terminated)
@@ -199,38 +188,11 @@ class VectorEnv:
         return self.engine.observe(state)
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(
-                f"actions must have shape ({self.num_envs},), one per game, got {a.shape}"
-            )
-        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions must be integer ids, got dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False)
-        out_of_range = (a < 0) | (a >= self.num_actions)
+        """Actions checked by the gate; finished games (without auto-reset) may hold anything
+        and step with action 0, which the engine ignores for them."""
         live = self.current_player >= 0
-        if out_of_range.any():
-            bad = out_of_range & live
-            if bad.any() or self.auto_reset:
-                b = int(np.flatnonzero(out_of_range if self.auto_reset else bad)[0])
-                raise ValueError(
-                    f"game {b}: action {int(a[b])} is out of range 0..{self.num_actions - 1}"
-                )
-            a = np.where(out_of_range, 0, a)  # finished games: any action is ignored
-        ok = self._mask[self._rows, a]
-        if not ok.all():
-            bad = ~ok & live
-            if bad.any():
-                raise ValueError(self._illegal_message(int(np.flatnonzero(bad)[0]), a))
-        return a
-
-    def _illegal_message(self, b: int, a: npt.NDArray[np.int64]) -> str:
-        legal = [f"{i} ({self.layout.name(int(i))})" for i in np.flatnonzero(self._mask[b])]
-        shown = ", ".join(legal[:30]) + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
-        return (
-            f"game {b}: action {int(a[b])} ({self.layout.name(int(a[b]))}) is illegal for "
-            f"player {int(self.current_player[b])}; legal actions: {shown}"
-        )
+        a = self.gate.check_batch(actions, self._mask, rows=live, seats=self.current_player)
+        return np.where(live, a, 0)
 
     def _final(self, state: State, ended: npt.NDArray[np.intp]) -> tuple[Any, Any]:
         scores = np.zeros((self.num_envs, self.num_players), np.int32)

@@ -24,7 +24,7 @@ from president_env.core.actions import PASS
 from president_env.core.engine import PHASE_DONE
 from president_env.core.rules import PRESET_PLAYERS, PRESETS
 from president_env.render import render_hand, render_table
-from president_env.single_agent import RandomLegalAgent
+from president_env.table import RandomPolicy, Table, as_policy
 
 PRESET_NAMES = list(PRESETS)
 PRESET_AND_PLAYERS = [
@@ -636,14 +636,14 @@ def test_single_agent_errors() -> None:
     e = SingleAgentEnv(preset="standard", seat=1)
     obs, _ = e.reset(seed=0)
     mask = e.action_masks()
-    before = e._game.state.hands.copy()  # type: ignore[union-attr]
+    before = e.game_state.hands.copy()
     with pytest.raises(ValueError, match="illegal for the learner"):
         e.step(int(np.flatnonzero(~mask)[0]))
     with pytest.raises(TypeError):
         e.step(0.5)
     with pytest.raises(ValueError, match="out of range"):
         e.step(-3)
-    assert np.array_equal(before, e._game.state.hands)  # type: ignore[union-attr]
+    assert np.array_equal(before, e.game_state.hands)
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv(seat=4)
     with pytest.raises(ValueError, match="3 agents"):
@@ -668,13 +668,17 @@ def test_single_agent_render_and_given_hands() -> None:
     assert obs[:53].sum() == 2
 
 
-def test_random_legal_agent() -> None:
-    agent = RandomLegalAgent(np.random.default_rng(0))
+def test_random_policy() -> None:
+    agent = RandomPolicy(rng=np.random.default_rng(0))
     mask = np.zeros(10, np.int8)
     mask[[3, 7]] = 1
     assert {agent.act(np.zeros(4, np.float32), mask) for _ in range(50)} == {3, 7}
     with pytest.raises(ValueError):
         agent.act(np.zeros(4, np.float32), np.zeros(10, np.int8))
+    masks = np.zeros((3, 10), np.bool_)
+    masks[0, [1, 2]] = masks[2, 9] = True
+    out = agent.act_batch(np.zeros((3, 4), np.float32), masks)
+    assert out[0] in (1, 2) and out[1] == -1 and out[2] == 9  # a row with no legal action: -1
 
 
 def test_penalty_wrapper_zeroes_masks_and_env_pickles() -> None:
@@ -717,7 +721,10 @@ def test_an_opponents_illegal_action_changes_nothing() -> None:
     s.reset(seed=3)
     before = s.game_state.copy()
     mask = s.action_masks()
-    s._seat_agent[1] = _IllegalAgent()
+    table = s.table
+    assert isinstance(table, Table)
+    table.policies.append(as_policy(_IllegalAgent()))
+    table.seat_policy[0, 1] = len(table.policies) - 1
     with pytest.raises(ValueError, match="illegal for the agent in seat 1"):
         s.step(int(np.flatnonzero(mask)[0]))
     assert s.game_state.equals(before)
