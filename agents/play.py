@@ -13,16 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
 from agents import AGENTS, make_agent
-from agents.base import BaseAgent
 from president_env.core.cards import format_hand
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
 from president_env.core.rules import Rules, parse_rule_option
 from president_env.render import describe_pile, title_name
+from president_env.table import EXTERNAL, Policy, Table
 
 
 def parse_choice(text: str, legal: Sequence[int], engine: Engine) -> int:
@@ -50,73 +50,87 @@ def parse_choice(text: str, legal: Sequence[int], engine: Engine) -> int:
 def play(
     rules: Rules,
     seat: int,
-    opponents: Sequence[BaseAgent],
+    opponents: Sequence[Policy],
     seed: int = 0,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Play one game with a human in ``seat``; return 0 when it ends, 1 if the player quits."""
+    """Play one game with a human in ``seat``; return 0 when it ends, 1 if the player quits.
+
+    The game is a :class:`~president_env.table.Table` of one game whose human seat is
+    external; ``opponents`` (policies) play the other seats in seat order."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     engine = Engine(rules)
     p = rules.num_players
-    seat_agent: dict[int, BaseAgent] = {}
     others = [s for s in range(p) if s != seat]
-    for s, agent in zip(others, opponents):
-        seat_agent[s] = agent
-    names = {s: f"seat {s} ({seat_agent[s].name})" for s in others}
+    seat_policy = np.full(p, EXTERNAL, np.int64)
+    seat_policy[others] = np.arange(len(others))
+    table = Table(engine, engine.init([seed]), list(opponents), seat_policy)
+    names = {s: f"seat {s} ({table.policy_name(i)})" for i, s in enumerate(others)}
     names[seat] = f"seat {seat} (you)"
-    state = engine.init([seed])
 
     def say(line: str = "") -> None:
         print(line, file=out, flush=True)
 
-    say(f"President, {rules.num_players} players; you are seat {seat}. Type 'quit' to stop.")
-    while int(state.phase[0]) != PHASE_DONE:
-        cur = int(state.current[0])
-        mask = engine.legal_action_mask(state)
-        if cur != seat:
-            obs = engine.observe(state)
-            a = int(seat_agent[cur].act_batch(obs, mask)[0])
-        else:
-            legal = [int(x) for x in np.flatnonzero(mask[0])]
-            say("")
-            if int(state.phase[0]) == PHASE_EXCHANGE:
-                say(f"Exchange: return {int(state.to_return[0, seat])} card(s) of your choice.")
-            left = ", ".join(f"{names[s]}: {int(n)}" for s, n in enumerate(state.cards_left[0]))
-            say(f"Cards left: {left}")
-            order = "reversed (revolution)" if state.revolution[0] else "usual"
-            say(f"Pile: {describe_pile(engine.rules, state, layout=engine.layout)}; order: {order}")
-            say(f"Your hand: {format_hand(state.hands[0, seat])}")
-            for i, act in enumerate(legal, 1):
-                say(f"  {i:2d}) {engine.layout.name(act)}")
-            while True:
-                print("Your play: ", end="", file=out, flush=True)
-                line = inp.readline()
-                if not _isatty(inp):
-                    print(line.rstrip("\n"), file=out, flush=True)  # echo piped input
-                if not line or line.strip().lower() in ("quit", "q", "exit"):
-                    say("\nGame stopped.")
-                    return 1
-                try:
-                    a = parse_choice(line, legal, engine)
-                    break
-                except ValueError as e:
-                    say(f"Invalid choice: {e}. Enter a number from 1 to {len(legal)} or a play's name.")
-        deal_before = int(state.deal[0])
-        engine.step_inplace(state, [a])
-        say(f"{names[cur]}: {engine.layout.name(a)}")
-        if state.deal_over[0]:
-            places = state.title[0]
+    def announce(moved: Any, seats: Any, actions: Any) -> None:
+        say(f"{names[int(seats[0])]}: {engine.layout.name(int(actions[0]))}")
+        if table.state.deal_over[0]:
+            places = table.state.title[0]
             order_txt = ", ".join(
                 f"{names[int(s)]} {title_name(int(places[s]), p)}" for s in np.argsort(places)
             )
-            say(f"Deal {deal_before + 1} over: {order_txt}")
+            ended = int(table.state.deal[0]) - (table.state.phase[0] != PHASE_DONE)
+            say(f"Deal {ended + 1} over: {order_txt}")
+
+    say(f"President, {rules.num_players} players; you are seat {seat}. Type 'quit' to stop.")
+    while True:
+        table.play_until_external(announce)
+        if int(table.state.phase[0]) == PHASE_DONE:
+            break
+        a = _ask(table, seat, names, inp, out)
+        if a is None:
+            say("\nGame stopped.")
+            return 1
+        table.step_external([0], [a])
+        announce(None, [seat], [a])
+    state = table.state
     scores = ", ".join(f"{names[s]}: {int(v)}" for s, v in enumerate(state.scores[0]))
     standing = engine.standings(state)[0]
     say(f"Game over. Scores ({rules.scoring}): {scores}")
     say(f"You finished {int(standing[seat]) + 1} of {p}.")
     return 0
+
+
+def _ask(table: Table, seat: int, names: dict[int, str], inp: TextIO, out: TextIO) -> int | None:
+    """Show the human's view and read a legal play (None: the player quits)."""
+    engine, state = table.engine, table.state
+
+    def say(line: str = "") -> None:
+        print(line, file=out, flush=True)
+
+    legal = [int(x) for x in np.flatnonzero(engine.legal_action_mask(state)[0])]
+    say()
+    if int(state.phase[0]) == PHASE_EXCHANGE:
+        say(f"Exchange: return {int(state.to_return[0, seat])} card(s) of your choice.")
+    left = ", ".join(f"{names[s]}: {int(n)}" for s, n in enumerate(state.cards_left[0]))
+    say(f"Cards left: {left}")
+    order = "reversed (revolution)" if state.revolution[0] else "usual"
+    say(f"Pile: {describe_pile(engine.rules, state, layout=engine.layout)}; order: {order}")
+    say(f"Your hand: {format_hand(state.hands[0, seat])}")
+    for i, act in enumerate(legal, 1):
+        say(f"  {i:2d}) {engine.layout.name(act)}")
+    while True:
+        print("Your play: ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not _isatty(inp):
+            say(line.rstrip("\n"))  # echo piped input
+        if not line or line.strip().lower() in ("quit", "q", "exit"):
+            return None
+        try:
+            return parse_choice(line, legal, engine)
+        except ValueError as e:
+            say(f"Invalid choice: {e}. Enter a number from 1 to {len(legal)} or a play's name.")
 
 
 def _isatty(stream: TextIO) -> bool:

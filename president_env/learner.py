@@ -140,7 +140,9 @@ class LearnerVecEnv:
         return self.engine.observe(t.state), self.engine.legal_action_mask(t.state, t.mask)
 
     def _play_opponents(self, rewards: FloatArray, done: BoolArray, places: IntArray) -> None:
-        self.table.play_until_external(lambda moved: self._collect(moved, rewards, done, places))
+        self.table.play_until_external(
+            lambda moved, seats, actions: self._collect(moved, rewards, done, places)
+        )
 
     def _collect(
         self, stepped: BoolArray, rewards: FloatArray, done: BoolArray, places: IntArray

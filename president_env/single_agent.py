@@ -187,7 +187,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self._reward = 0.0
         try:
             table.step_external([0], [a])
-            self._collect_reward(None)
+            self._collect_reward()
             self._play_opponents()
         except Exception:
             # an opponent's illegal action: undo the learner's play too, so that nothing changes
@@ -240,7 +240,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         learner's observation and mask are computed once."""
         table = self.table
         assert table is not None
-        table.play_until_external(self._collect_reward)
+        table.play_until_external(lambda moved, seats, actions: self._collect_reward())
         state = table.state
         self._obs = self.engine.observe(state, [self.seat])[0]
         if self._over():
@@ -248,7 +248,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         else:
             self._mask = self.engine.legal_action_mask(state)[0]
 
-    def _collect_reward(self, stepped: Any) -> None:
+    def _collect_reward(self) -> None:
         assert self.table is not None
         state = self.table.state
         if state.deal_over[0]:

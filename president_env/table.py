@@ -40,7 +40,9 @@ EXTERNAL = -1
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
-StepHook = Callable[[BoolArray], None]
+StepHook = Callable[[BoolArray, IntArray, IntArray], None]
+"""``on_step(moved, seats, actions)``: the games that moved, and the seat that acted and its action
+in each (``seats``/``actions`` hold -1 in the other games)."""
 
 
 @runtime_checkable
@@ -150,8 +152,9 @@ class Table:
     def play_until_external(self, on_step: StepHook | None = None, max_steps: int = 100_000) -> int:
         """Let the seated policies play until every game waits for an external seat or is over.
 
-        ``on_step(stepped)`` runs after every engine step (``stepped``: bool [B], the games that
-        moved), before the next decision: a hook to collect rewards or re-deal finished games.
+        ``on_step(moved, seats, actions)`` runs after every engine step (``moved``: bool [B],
+        the games that moved; ``seats``/``actions``: who acted there and what), before the next
+        decision: a hook to collect rewards, record plays or re-deal finished games.
         Returns the number of decisions made.
         """
         made = 0
@@ -163,10 +166,11 @@ class Table:
             self.engine.legal_action_mask(self.state, self.mask)
             obs = self.engine.observe(self.state)
             actions = self.decide(obs, self.mask, who)
+            seats = np.where(turn, self.state.current, -1).astype(np.int64)
             self.engine.step_inplace(self.state, actions, check=False, where=turn)
             made += int(turn.sum())
             if on_step is not None:
-                on_step(turn)
+                on_step(turn, seats, actions)
         raise RuntimeError(f"the seated policies did not stop within {max_steps} steps")
 
     def decide(self, obs: FloatArray, mask: BoolArray, who: IntArray) -> IntArray:
