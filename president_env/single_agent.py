@@ -193,6 +193,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             # an opponent's illegal action: undo the learner's play too, so that nothing changes
             state, self._obs, self._mask = saved
             table.state.put(slice(None), state)
+            table.sync()
             raise
         if self.render_mode == "human":
             self.render()
@@ -241,12 +242,12 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         table = self.table
         assert table is not None
         table.play_until_external(lambda moved, seats, actions: self._collect_reward())
-        state = table.state
-        self._obs = self.engine.observe(state, [self.seat])[0]
-        if self._over():
+        rows, obs, mask = table.pending()
+        if len(rows):
+            self._obs, self._mask = obs[0], mask[0]
+        else:  # the game is over
+            self._obs = self.engine.observe(table.state, [self.seat])[0]
             self._mask = np.zeros(self.engine.num_actions, np.bool_)
-        else:
-            self._mask = self.engine.legal_action_mask(state)[0]
 
     def _collect_reward(self) -> None:
         assert self.table is not None

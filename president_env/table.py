@@ -30,6 +30,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from president_env.core._fastpath import OneGame
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.gate import ActionGate
@@ -42,7 +43,8 @@ BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 StepHook = Callable[[BoolArray, IntArray, IntArray], None]
 """``on_step(moved, seats, actions)``: the games that moved, and the seat that acted and its action
-in each (``seats``/``actions`` hold -1 in the other games)."""
+in each (``seats``/``actions`` hold -1 in the other games). The arrays are valid during the call
+only (copy what you keep)."""
 
 
 @runtime_checkable
@@ -76,6 +78,11 @@ class RandomPolicy:
         m = np.asarray(mask).astype(np.bool_, copy=False)
         if m.ndim != 2:
             raise ValueError(f"masks must have shape [B, A], got {m.shape}")
+        if len(m) == 1:  # the same draw as below, without the batch overhead
+            legal = np.flatnonzero(m[0])
+            if len(legal) == 0:
+                return np.full(1, -1, np.int64)
+            return legal[min(int(self.rng.random() * len(legal)), len(legal) - 1)][None]
         counts = m.sum(axis=1)
         k = np.minimum((self.rng.random(len(m)) * counts).astype(np.int64), counts - 1)
         out = np.argmax(np.cumsum(m, axis=1) > k[:, None], axis=1).astype(np.int64)
@@ -125,6 +132,13 @@ class Table:
         self.rows = np.arange(b)
         self.mask = np.zeros((b, engine.num_actions), np.bool_)
         self.decisions = 0
+        self._one: OneGame | None = None
+        self.sync()
+
+    def sync(self) -> None:
+        """Call after changing ``state`` from outside (e.g. restoring a saved copy into it)."""
+        if self.state.batch_size == 1:  # one game: one compiled call per play (OneGame)
+            self._one = OneGame(self.engine, self.state)
 
     def policy_name(self, k: int) -> str:
         """Name of policy ``k``: from ``names``, else its ``name`` attribute or class."""
@@ -157,6 +171,8 @@ class Table:
         decision: a hook to collect rewards, record plays or re-deal finished games.
         Returns the number of decisions made.
         """
+        if self._one is not None:
+            return self._play_one(self._one, on_step, max_steps)
         made = 0
         for _ in range(max_steps):
             who = self.acting_policy()
@@ -171,6 +187,29 @@ class Table:
             made += int(turn.sum())
             if on_step is not None:
                 on_step(turn, seats, actions)
+        raise RuntimeError(f"the seated policies did not stop within {max_steps} steps")
+
+    def _play_one(self, game: OneGame, on_step: StepHook | None, max_steps: int) -> int:
+        """:meth:`play_until_external` for a table of one game, without batch overhead."""
+        seat_policy = self.seat_policy[0]
+        moved, seat, action = np.ones(1, np.bool_), np.zeros(1, np.int64), np.zeros(1, np.int64)
+        for made in range(max_steps):
+            cur = game.current
+            if cur < 0 or seat_policy[cur] < 0:
+                return made
+            k = int(seat_policy[cur])
+            mask = game.mask.view(np.bool_)[None]
+            act = self.policies[k].act_batch(game.obs[None], mask)
+            a = int(act[0]) if len(act) == 1 else -1
+            if not (0 <= a < self.engine.num_actions and mask[0, a]):
+                self.gate.check_batch(
+                    act, mask, who=f"the agent in seat {cur} ({self.policy_name(k)})"
+                )
+            game.step(a)
+            self.decisions += 1
+            if on_step is not None:
+                seat[0], action[0] = cur, a
+                on_step(moved, seat, action)
         raise RuntimeError(f"the seated policies did not stop within {max_steps} steps")
 
     def decide(self, obs: FloatArray, mask: BoolArray, who: IntArray) -> IntArray:
@@ -197,14 +236,31 @@ class Table:
     def pending(self) -> tuple[IntArray, FloatArray, BoolArray]:
         """``(rows, obs, mask)`` of the games waiting for an external seat: their indices, and
         the observation and legal actions of the seat to act there."""
+        game = self._one
+        if game is not None:
+            if game.current < 0 or self.seat_policy[0, game.current] != EXTERNAL:
+                return np.zeros(0, np.int64), self._no_obs(), self.mask[:0]
+            return np.zeros(1, np.int64), game.obs[None], game.mask.astype(np.bool_)[None]
         rows = np.flatnonzero(self.waiting())
         sub = self.state.take(rows)
         return rows, self.engine.observe(sub), self.engine.legal_action_mask(sub)
+
+    def _no_obs(self) -> FloatArray:
+        return np.zeros((0, self.engine.obs_size), np.float32)
 
     def step_external(self, rows: npt.ArrayLike, actions: npt.ArrayLike) -> None:
         """Play ``actions[i]`` in game ``rows[i]``, each waiting for an external seat; checked by
         the gate first (an illegal action raises and changes nothing)."""
         r = np.asarray(rows, np.int64)
+        game = self._one
+        if game is not None and r.shape == (1,) and r[0] == 0 and game.current >= 0:
+            if self.seat_policy[0, game.current] == EXTERNAL:
+                mask = game.mask.view(np.bool_)[None]
+                a = actions[0] if isinstance(actions, (list, tuple)) else -1
+                if not (type(a) is int and 0 <= a < self.engine.num_actions and mask[0, a]):
+                    a = int(self.gate.check_batch(actions, mask, seats=[game.current])[0])
+                game.step(a)
+                return
         if r.ndim != 1 or not self.waiting()[r].all():
             raise ValueError("step_external takes games that wait for an external seat")
         mask = self.engine.legal_action_mask(self.state.take(r))
@@ -214,6 +270,8 @@ class Table:
         where = np.zeros(self.batch_size, np.bool_)
         where[r] = True
         self.engine.step_inplace(self.state, full, check=False, where=where)
+        if game is not None:
+            self.sync()
 
 
 class _RowPolicy:
