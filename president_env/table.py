@@ -253,14 +253,19 @@ class Table:
         the gate first (an illegal action raises and changes nothing)."""
         r = np.asarray(rows, np.int64)
         game = self._one
-        if game is not None and r.shape == (1,) and r[0] == 0 and game.current >= 0:
-            if self.seat_policy[0, game.current] == EXTERNAL:
-                mask = game.mask.view(np.bool_)[None]
-                a = actions[0] if isinstance(actions, (list, tuple)) else -1
-                if not (type(a) is int and 0 <= a < self.engine.num_actions and mask[0, a]):
-                    a = int(self.gate.check_batch(actions, mask, seats=[game.current])[0])
-                game.step(a)
-                return
+        if (
+            game is not None
+            and r.shape == (1,)
+            and r[0] == 0
+            and game.current >= 0
+            and self.seat_policy[0, game.current] == EXTERNAL
+        ):
+            mask = game.mask.view(np.bool_)[None]
+            a = actions[0] if isinstance(actions, (list, tuple)) else -1
+            if not (type(a) is int and 0 <= a < self.engine.num_actions and mask[0, a]):
+                a = int(self.gate.check_batch(actions, mask, seats=[game.current])[0])
+            game.step(a)
+            return
         if r.ndim != 1 or not self.waiting()[r].all():
             raise ValueError("step_external takes games that wait for an external seat")
         mask = self.engine.legal_action_mask(self.state.take(r))
