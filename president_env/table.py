@@ -79,10 +79,10 @@ class RandomPolicy:
         if m.ndim != 2:
             raise ValueError(f"masks must have shape [B, A], got {m.shape}")
         if len(m) == 1:  # the same draw as below, without the batch overhead
-            legal = np.flatnonzero(m[0])
+            u, legal = self.rng.random(), np.flatnonzero(m[0])
             if len(legal) == 0:
                 return np.full(1, -1, np.int64)
-            return legal[min(int(self.rng.random() * len(legal)), len(legal) - 1)][None]
+            return legal[min(int(u * len(legal)), len(legal) - 1)][None]
         counts = m.sum(axis=1)
         k = np.minimum((self.rng.random(len(m)) * counts).astype(np.int64), counts - 1)
         out = np.argmax(np.cumsum(m, axis=1) > k[:, None], axis=1).astype(np.int64)
