@@ -156,7 +156,8 @@ def test_learner_env_episodes_and_seeding() -> None:
     def run(seed: int) -> list[Any]:
         env = LearnerVecEnv(rules, 16, [make_agent("hard", rules), RandomPolicy(1)], seed=seed)
         obs, mask = env.reset()
-        out, rng, places = [obs], np.random.default_rng(0), []
+        out: list[Any] = [obs]
+        rng, places = np.random.default_rng(0), []
         for _ in range(200):
             assert mask.any(axis=1).all()
             assert (env.state.current == env.learner).all()  # every game waits for its learner
