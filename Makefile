@@ -22,14 +22,21 @@ SRC := $(wildcard president_env agents train benchmarks tests)
 export PIP_NO_INPUT := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv test lint typecheck demo bench clean distclean
+# Tests run in parallel (pytest-xdist) on JOBS processes; `slow` tests are listed in
+# tests/conftest.py. pytest's exit status 5 (no test collected) fails the target like any other.
+JOBS   ?= 2
+PYTEST := MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
+
+.PHONY: help venv test test-fast lint typecheck docs demo bench clean distclean
 
 help:
-	@echo "make demo   - install (first time) and run the demo"
-	@echo "make test   - install (first time), lint, type-check and run the tests"
-	@echo "make lint   - ruff check + mypy only"
-	@echo "make bench  - throughput benchmark against peers (own venv: $(BENCH_VENV))"
-	@echo "make clean  - remove caches and build files; distclean also removes the venvs"
+	@echo "make demo      - install (first time) and run the demo"
+	@echo "make test      - install (first time), lint, type-check and run all the tests"
+	@echo "make test-fast - lint and run the tests not marked slow (the developer's set)"
+	@echo "make lint      - ruff check + mypy only"
+	@echo "make docs      - rewrite the options and presets tables of the docs from Rules"
+	@echo "make bench     - throughput benchmark against peers (own venv: $(BENCH_VENV))"
+	@echo "make clean     - remove caches and build files; distclean also removes the venvs"
 
 venv: $(STAMP)
 
@@ -43,7 +50,14 @@ $(STAMP): pyproject.toml
 test: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(SRC)
-	MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider
+	$(PYTEST)
+
+test-fast: venv
+	$(VENV)/bin/ruff check .
+	$(PYTEST) -m "not slow"
+
+docs: venv
+	$(PY) -m president_env.testing.doctables --write
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -1,25 +1,29 @@
 """The fast engine against the plain reference implementation, step by step.
 
 Random legal games of every preset at every player count, of random mixes of options (more
-deals with the exchange, scorings, target scores, two decks with few players, jokers) and of
-random partial first deals are played in the batched engine and, game by game, in
-:class:`president_env.testing.reference.ReferenceGame`; the legal actions before every step and the
-whole public state after it must agree (see :mod:`president_env.testing.difftest`, whose command line
-runs the same comparison on many more games).
+deals with the exchange, scorings, target scores, two decks with few players, jokers), of a
+pairwise set of rules (every pair of values of any two options) and of random partial first
+deals are played in the batched engine and, game by game, in
+:class:`president_env.testing.reference.ReferenceGame`; the legal actions before every step and
+the whole public state after it must agree (see :mod:`president_env.testing.difftest`, whose
+command line runs the same comparison on many more games). The random and pairwise mixes are
+marked ``slow`` (``make test`` runs them, ``make test-fast`` does not).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
-from president_env import reference
 from president_env.core.constants import Kind
-from president_env.core.rules import PRESETS, Rules
+from president_env.core.rules import OPTIONS, PRESETS, Rules
+from president_env.testing import reference
 from president_env.testing.difftest import (
     Disagreement,
     Tally,
+    pairwise_rules,
     play_batch,
     preset_rules,
     random_hands,
@@ -63,6 +67,7 @@ def test_preset_series_with_exchange_agree(name: str) -> None:
         assert tally.deals == 3 * 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_option_mixes_agree(chunk: int) -> None:
     rng = random.Random(f"mix {chunk}")
@@ -132,3 +137,33 @@ def test_a_wrong_reference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(Disagreement, match="replay"):
         for _ in range(20):
             play_batch(rules, _seeds(rng), rng)
+
+
+def test_pairwise_rules_cover_every_pair_of_option_values() -> None:
+    rules = pairwise_rules()
+    domains = {
+        name: set(map(repr, opt.test_values()))
+        for name, opt in OPTIONS.items()
+        if name != "preset_name"
+    }
+    seen: dict[tuple[str, str], set[tuple[str, str]]] = {
+        pair: set() for pair in itertools.combinations(domains, 2)
+    }
+    for r in rules:
+        for a, b in seen:
+            seen[a, b].add((repr(getattr(r, a)), repr(getattr(r, b))))
+    for (a, b), pairs in seen.items():
+        assert pairs == set(itertools.product(domains[a], domains[b])), (a, b)
+    assert len(rules) < 60
+
+
+PAIRWISE = pairwise_rules()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(4))
+def test_pairwise_option_mixes_agree(chunk: int) -> None:
+    """Every pair of values of any two options, in a few games each."""
+    rng = random.Random(f"pairwise {chunk}")
+    for rules in PAIRWISE[chunk::4]:
+        play_batch(rules, _seeds(rng, 4), rng, illegal_checks=0.01)

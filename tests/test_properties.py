@@ -1,12 +1,16 @@
 """Properties of random legal games over every preset, player count and many options.
 
-Each example draws rules (a preset, a player count in its range, some option overrides and
-1-3 deals) and a seed, then plays random legal actions (drawn from the engine's own mask)
-to the end of the game, checking an invariant at every step.
+Each example draws rules (a preset, a player count in its range, some option overrides drawn
+from the options' metadata, and 1-3 deals) and a seed, then plays random legal actions (drawn
+from the engine's own mask) to the end of the game, checking an invariant at every step. The
+invariants are those of :mod:`president_env.testing.checks`, which ``check_engine`` also runs
+for any rules (tested at the end of this file).
 """
 
 from __future__ import annotations
 
+import random
+import textwrap
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
@@ -16,10 +20,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from president_env.core.cards import JOKER, NUM_NATURAL, NUM_RANKS
-from president_env.core.constants import Kind
-from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
-from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.engine import PHASE_DONE, Engine, State
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
+from president_env.rewards import deal_rewards, reward_table
+from president_env.testing.checks import (
+    EngineCheckError,
+    check_cards,
+    check_engine,
+    check_hidden_cards,
+    check_turn,
+    step_bound,
+)
+from president_env.testing.configs import random_rules
 
 MAX_SEED = 2**64 - 1
 
@@ -29,17 +41,15 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
+DRAWN_APART = ("num_players", "deals", "preset_name")
+"""Options drawn by :func:`rules_st` itself (a preset's player range, 1..max_deals) or not at all."""
+
 OVERRIDES = {
-    "jokers": st.integers(0, 2),
-    "pass_is_final": st.booleans(),
-    "allow_equal": st.booleans(),
-    "revolution": st.booleans(),
-    "runs": st.booleans(),
-    "eight_clears": st.booleans(),
-    "top_rank_clears": st.booleans(),
-    "exchange": st.sampled_from(["auto", True, False]),
-    "scoring": st.sampled_from(["places", "president_vp", "tally"]),
+    name: st.sampled_from(opt.test_values())
+    for name, opt in OPTIONS.items()
+    if name not in DRAWN_APART
 }
+"""Every other option, drawn from its test values (see ``Option.test_values``)."""
 
 
 @st.composite
@@ -49,8 +59,6 @@ def rules_st(draw: st.DrawFn, max_deals: int = 3) -> Rules:
     players = draw(st.integers(lo, hi))
     deals = draw(st.integers(1, max_deals))
     extra = draw(st.fixed_dictionaries({}, optional=OVERRIDES))
-    if draw(st.booleans()):
-        extra["target_score"] = draw(st.integers(1, 12))
     return Rules.preset(name, num_players=players, deals=deals, **extra)
 
 
@@ -60,12 +68,6 @@ seeds = st.integers(0, MAX_SEED)
 @cache
 def engine(r: Rules) -> Engine:
     return Engine(r)
-
-
-def step_bound(r: Rules) -> int:
-    """Steps a game can take at most: every play removes a card, at most P - 1 passes come
-    between two plays, and the exchange takes at most 3 returns per deal."""
-    return r.deals * (r.num_cards * r.num_players + 3)
 
 
 def walk(eng: Engine, seed: int, actions_seed: int | None = None) -> Iterator[tuple[State, int]]:
@@ -81,50 +83,6 @@ def walk(eng: Engine, seed: int, actions_seed: int | None = None) -> Iterator[tu
         yield s, a
         s = eng.step(s, np.array([a]))
     raise AssertionError(f"the game did not end within {step_bound(eng.rules)} steps")
-
-
-# ------------------------------------------------------------------------------ invariants
-
-
-def check_cards(r: Rules, s: State) -> None:
-    """Cards held plus cards played this deal make up the pack, rank by rank."""
-    held = s.hands[0].astype(np.int64)
-    assert (held >= 0).all()
-    per_card = held.sum(axis=0)
-    assert (per_card[:NUM_NATURAL] <= r.num_decks).all()
-    by_rank = per_card[:NUM_NATURAL].reshape(NUM_RANKS, 4).sum(axis=1) + s.played[0, :NUM_RANKS]
-    assert by_rank.tolist() == [4 * r.num_decks] * NUM_RANKS
-    assert int(per_card[JOKER]) + int(s.played[0, NUM_RANKS]) == r.num_jokers
-    # the exchange moves cards between players only
-    assert np.array_equal(s.gave[0].sum(axis=0), s.received[0].sum(axis=0))
-
-
-def check_turn(r: Rules, eng: Engine, s: State) -> None:
-    """Exactly one player acts, and it is one who can: holds cards (and, in the exchange, owes
-    some)."""
-    p, cur = r.num_players, int(s.current[0])
-    mask = eng.legal_action_mask(s)[0]
-    if s.phase[0] == PHASE_DONE:
-        assert cur == -1
-        assert not mask.any()
-        return
-    assert 0 <= cur < p
-    assert s.cards_left[0, cur] > 0
-    assert mask.any()
-    kinds = eng.layout.kind[mask]
-    if s.phase[0] == PHASE_EXCHANGE:
-        assert s.to_return[0, cur] > 0
-        assert (kinds == Kind.GIVE).all()
-        assert 0 <= s.title[0, cur] <= 1
-    else:
-        assert s.phase[0] == PHASE_PLAY
-        assert s.place[0, cur] == -1
-        assert not s.passed[0, cur]
-        assert (kinds != Kind.GIVE).all()
-        assert bool(mask[0]) == (s.pile_kind[0] != 0)  # pass only when following
-        assert int(s.n_finished[0]) == int((s.place[0] >= 0).sum()) <= p - 2
-        assert (s.cards_left[0][s.place[0] >= 0] == 0).all()
-        assert (s.to_return[0] == 0).all()
 
 
 # ------------------------------------------------------------------------------ properties
@@ -143,7 +101,7 @@ def test_cards_are_conserved(r: Rules, seed: int) -> None:
 def test_exactly_one_player_acts_and_the_mask_is_never_empty(r: Rules, seed: int) -> None:
     eng = engine(r)
     for s, _a in walk(eng, seed):
-        check_turn(r, eng, s)
+        check_turn(eng, s)
 
 
 @SETTINGS
@@ -163,7 +121,8 @@ def test_every_game_ends_within_the_bound_after_its_deals(r: Rules, seed: int) -
     assert int(s.deal[0]) == deals_ended - 1
     # every deal gave every place once
     assert sorted(s.place[0].tolist()) == list(range(r.num_players))
-    assert s.rewards[0].sum() == pytest.approx(0.0, abs=1e-5)
+    assert s.deal_over[0]
+    assert deal_rewards(s, reward_table(r))[0].sum() == pytest.approx(0.0, abs=1e-5)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -206,50 +165,17 @@ def test_a_batch_of_games_equals_the_games_one_by_one(
     raise AssertionError("the games did not end")
 
 
-def _swap_hidden_card(s: State, a: int, b: int, rng: np.random.Generator) -> State | None:
-    """A copy of ``s`` where players a and b swapped one card each (None if impossible)."""
-    ca = np.flatnonzero(s.hands[0, a])
-    cb = np.flatnonzero(s.hands[0, b])
-    pairs = [(x, y) for x in ca for y in cb if x != y]
-    if not pairs:
-        return None
-    x, y = pairs[int(rng.integers(len(pairs)))]
-    t = s.copy()
-    t.hands[0, a, x] -= 1
-    t.hands[0, a, y] += 1
-    t.hands[0, b, y] -= 1
-    t.hands[0, b, x] += 1
-    return t
-
-
 @SETTINGS
 @given(rules_st(), seeds)
 def test_swapping_hidden_cards_between_opponents_leaves_other_observations_unchanged(
     r: Rules, seed: int
 ) -> None:
     eng = engine(r)
-    p = r.num_players
     rng = np.random.default_rng(seed ^ 0x5EED)
     checked = 0
     for i, (s, _a) in enumerate(walk(eng, seed)):
-        if i % 7:
-            continue
-        a, b = (int(q) for q in rng.choice(p, size=2, replace=False))
-        t = _swap_hidden_card(s, a, b, rng)
-        if t is None:
-            continue
-        for o in range(p):
-            before = eng.observe(s, np.array([o]))
-            after = eng.observe(t, np.array([o]))
-            if o in (a, b):
-                hand = eng.obs_layout.slices["hand"]
-                assert not np.array_equal(before[0, hand], after[0, hand])
-            else:
-                assert np.array_equal(before, after), f"observer {o}, swap between {a} and {b}"
-        checked += 1
-        # the default observer is the player to act
-        cur = max(int(s.current[0]), 0)
-        assert np.array_equal(eng.observe(s), eng.observe(s, np.array([cur])))
+        if i % 7 == 0:
+            checked += check_hidden_cards(eng, s, rng)
     assert checked > 0
 
 
@@ -363,3 +289,47 @@ def test_observe_rejects_bad_players(players: list[int]) -> None:
     s = eng.init(np.array([0], dtype=np.uint64))
     with pytest.raises(ValueError):
         eng.observe(s, np.array(players))
+
+
+# ------------------------------------------------------------------------------ check_engine
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_check_engine_passes_every_preset(name: str) -> None:
+    lo, hi = PRESET_PLAYERS[name]
+    for players in (lo, hi):
+        rules = Rules.preset(name, num_players=players, deals=2)
+        tally = check_engine(rules, games=4, seed=players)
+        assert (tally.games, tally.deals) == (4, 8)
+
+
+def test_check_engine_passes_random_mixes() -> None:
+    rng = random.Random("check_engine mixes")
+    for _ in range(3):
+        tally = check_engine(random_rules(rng, max_deals=3), games=4, seed=rng.randrange(99))
+        assert tally.games == 4
+
+
+def test_check_engine_catches_a_leak_and_prints_a_replay_that_fails_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The checks have teeth: an observation that reveals seat 0's hand to everybody fails,
+    and the reproduction in the message (``check_game(...)``) fails the same way."""
+    original = Engine.observe
+
+    def leaky(self: Engine, state: State, players: Any = None) -> Any:
+        obs = original(self, state, players)
+        obs[:, 0] += (state.hands[:, 0] * np.arange(state.hands.shape[-1])).sum(axis=-1)
+        return obs
+
+    monkeypatch.setattr(Engine, "observe", leaky)
+    rules = Rules.preset("standard", num_players=4)
+    with pytest.raises(EngineCheckError, match="observer") as info:
+        check_engine(rules, games=4, reference=False)
+    message = str(info.value)
+    assert "check_game(Rules.from_dict(" in message
+    code = textwrap.dedent(message.split("replay:\n", 1)[1])
+    with pytest.raises(EngineCheckError, match="observer"):
+        exec(code, {})
+    monkeypatch.undo()
+    exec(code, {})  # the same game passes every check with the real observation

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,16 @@ from president_env.core.cards import (
     parse_card,
     parse_hand,
 )
-from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.rules import (
+    OPTIONS,
+    PRESET_PLAYERS,
+    PRESETS,
+    SCORINGS,
+    RuleParam,
+    Rules,
+    rule_params,
+)
+from president_env.testing.configs import random_rules
 
 # ------------------------------------------------------------------------------ validation
 
@@ -55,6 +65,94 @@ from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 def test_invalid_rules_raise_naming_the_problem(kwargs: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=words):
         Rules(**kwargs)
+
+
+ODD_VALUES: list[Any] = [None, True, False, -1, 0, 1, 2, 3, 9, 10_001, 1.5, "auto", "golf", [1]]
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_every_value_an_option_does_not_allow_raises_naming_it(name: str) -> None:
+    """Derived from the options' metadata: a value outside an option's choices and range raises
+    a ValueError that names the option (or the unknown preset) and says what is allowed."""
+    opt = OPTIONS[name]
+    bad = [v for v in ODD_VALUES if not opt.allows(v)]
+    assert bad
+    for value in bad:
+        with pytest.raises(ValueError) as info:
+            Rules(**{name: value})
+        text = str(info.value)
+        if name == "preset_name":
+            assert f"unknown preset {value!r}" in text
+        else:
+            assert f"{name} must be {opt.allowed_text()}, got {value!r}" in text
+    for value in opt.test_values():
+        assert getattr(Rules(**{name: value}), name) == value
+
+
+def test_numpy_scalars_are_taken_as_plain_values() -> None:
+    given: dict[str, Any] = dict(
+        num_players=np.int64(5), jokers=np.int8(1), runs=np.bool_(True), deals=np.int32(2)
+    )
+    r = Rules(**given)
+    assert (r.num_players, r.jokers, r.runs, r.deals) == (5, 1, True, 2)
+    assert all(type(v) in (int, bool, str, type(None)) for v in r.to_dict().values())
+    with pytest.raises(ValueError, match="deals"):
+        Rules(deals=np.float64(2.0))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------ parameter vector
+
+
+def test_rule_param_slots_are_fixed() -> None:
+    """The kernels of the engine and of the agents index the vector by these names."""
+    assert {m.name: m.value for m in RuleParam} == {
+        "PLAYERS": 0,
+        "DECKS": 1,
+        "JOKERS": 2,
+        "ALLOW_EQUAL": 3,
+        "PASS_IS_FINAL": 4,
+        "TOP_RANK_CLEARS": 5,
+        "EIGHT_CLEARS": 6,
+        "REVOLUTION": 7,
+        "RUNS": 8,
+        "EXCHANGE": 9,
+        "SEAT0_LEADS": 10,
+        "DEALS": 11,
+        "SCORING": 12,
+        "TARGET_SCORE": 13,
+        "MAX_SET": 14,
+    }
+
+
+def _params_by_hand(r: Rules) -> list[int]:
+    """The vector written out option by option (what rule_params derives from the metadata)."""
+    return [
+        r.num_players,
+        r.num_decks,
+        r.num_jokers,
+        int(r.allow_equal),
+        int(r.pass_is_final),
+        int(r.top_rank_clears),
+        int(r.eight_clears),
+        int(r.revolution),
+        int(r.runs),
+        int(r.exchange_on),
+        int(r.first_lead == "seat0"),
+        r.deals,
+        SCORINGS.index(r.scoring),
+        r.target_score or 0,
+        r.max_set_size,
+    ]
+
+
+def test_rule_params_hold_every_option() -> None:
+    rng = random.Random(5)
+    many = [Rules.preset(n, num_players=p) for n, span in PRESET_PLAYERS.items() for p in span]
+    many += [random_rules(rng) for _ in range(300)]
+    for r in many:
+        rp = rule_params(r)
+        assert rp.dtype == np.int64 and not rp.flags.writeable
+        assert rp.tolist() == _params_by_hand(r), r
 
 
 def test_seven_players_in_cardverse_raise() -> None:

@@ -1,29 +1,37 @@
 """Rule options of President as one frozen, typed dataclass, with the presets.
 
 Every option of the rules reference (``RULES.md`` in the project's shared folder, summarised in
-``docs/rules.md``) is a field of :class:`Rules`. Every option combines with every
-other. Impossible values raise ``ValueError`` at construction, saying why.
+``docs/rules.md``) is a field of :class:`Rules`. Every option combines with every other.
 
-Presets (``Rules.preset(name, **overrides)``):
+Each field is declared with :func:`option`: its doc, its allowed values (``choices`` and/or an
+integer range) and its slot in the kernels' parameter vector. Everything else about an option is
+derived from that metadata (:data:`OPTIONS`), never written again:
 
-==============  ====  =======  ===========  ===========  ==========  ====  ======  ======  ==============  ============
-preset          seed  players  allow_equal  pass_final   revolution  runs  jokers  eight   first_lead      scoring
-==============  ====  =======  ===========  ===========  ==========  ====  ======  ======  ==============  ============
-``standard``    004   3-8      no           no           no          no    0       no      three_of_clubs  president_vp
-``revolution``  000   3-8      yes          no           yes         no    0       no      three_of_clubs  places
-``runs``        001   3-8      yes          no           no          yes   0       no      three_of_clubs  places
-``cardverse``   003   3-6      no           yes          yes         no    0       no      seat0           places
-``daifugo``     000+1 3-8      yes          no           yes         yes   2       yes     three_of_clubs  places
-==============  ====  =======  ===========  ===========  ==========  ====  ======  ======  ==============  ============
+* validation in ``Rules.__post_init__``: an impossible value raises ``ValueError`` naming the
+  option and its allowed values;
+* the int64 vector that compiled code reads (:func:`rule_params`, indexed by :class:`RuleParam`);
+* the random rules of the differential test and the property tests' strategies
+  (:attr:`Option.samples`);
+* the options and presets tables of ``docs/rules.md`` and the README
+  (:mod:`president_env.testing.doctables` renders them, ``tests/test_docs.py`` checks them,
+  ``make docs`` rewrites them).
+
+Adding a variant is then four places: the field here, the kernel logic, the reference logic
+(:mod:`president_env.testing.reference`) and a scenario test.
+
+Presets (``Rules.preset(name, **overrides)``): :data:`PRESETS` (the options each one sets),
+:data:`PRESET_PLAYERS` (its player range) and :data:`PRESET_SOURCES` (its source documents in
+``RULES.md``).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -32,8 +40,8 @@ from president_env.core.cards import NUM_NATURAL
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
 
-SCORINGS: tuple[str, ...] = ("places", "president_vp", "tally")
-FIRST_LEADS: tuple[str, ...] = ("three_of_clubs", "seat0")
+SCORINGS: tuple[str, ...] = get_args(Scoring)
+FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": dict(scoring="president_vp"),
@@ -49,97 +57,274 @@ PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "cardverse": (3, 6),
     "daifugo": (3, 8),
 }
+PRESET_SOURCES: dict[str, str] = {
+    "standard": "004",
+    "revolution": "000",
+    "runs": "001",
+    "cardverse": "003",
+    "daifugo": "000+001",
+}
+"""The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 
-_BOOL_FIELDS = (
-    "allow_equal",
-    "pass_is_final",
-    "top_rank_clears",
-    "eight_clears",
-    "revolution",
-    "runs",
-)
+
+class RuleParam(IntEnum):
+    """Index of each rule option in the int64 vector that compiled code reads
+    (:func:`rule_params`); shared by the engine's kernels and the agents' kernels."""
+
+    PLAYERS = 0
+    DECKS = 1
+    JOKERS = 2
+    """Jokers in the whole pack."""
+    ALLOW_EQUAL = 3
+    PASS_IS_FINAL = 4
+    TOP_RANK_CLEARS = 5
+    EIGHT_CLEARS = 6
+    REVOLUTION = 7
+    RUNS = 8
+    EXCHANGE = 9
+    """1 when cards are exchanged before every deal after the first."""
+    SEAT0_LEADS = 10
+    DEALS = 11
+    SCORING = 12
+    """Index into :data:`SCORINGS`: 0 places, 1 president_vp, 2 tally."""
+    TARGET_SCORE = 13
+    """0 for none."""
+    MAX_SET = 14
+    """Largest set: every natural card of a rank plus every joker."""
 
 
+# ---------------------------------------------------------------------------- option metadata
+@dataclass(frozen=True)
+class Option:
+    """What :class:`Rules` knows about one of its fields (see :func:`option`)."""
+
+    doc: str
+    """One line for the options table."""
+    choices: tuple[Any, ...] = ()
+    """Allowed values, typed strictly (``True`` is not ``1``)."""
+    low: int | None = None
+    """With ``high``: any integer from ``low`` to ``high`` (None: no upper bound) is allowed too."""
+    high: int | None = None
+    samples: tuple[Any, ...] = ()
+    """Values that random tests draw, uniformly (repeat one to draw it more often)."""
+    param: RuleParam | None = None
+    """Slot in :func:`rule_params`; the value is an int, a bool, a string's index among
+    ``choices`` (so ``first_lead`` is 1 for ``"seat0"``), or 0 for None."""
+    derived: str | None = None
+    """A property of :class:`Rules` whose value the slot holds instead (``"num_decks"``)."""
+    error: str | None = None
+    """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
+
+    def allows(self, value: Any) -> bool:
+        if any(_same(value, c) for c in self.choices):
+            return True
+        return (
+            self.low is not None
+            and _is_int(value)
+            and value >= self.low
+            and (self.high is None or value <= self.high)
+        )
+
+    def allowed_text(self) -> str:
+        """The allowed values in words: ``"1, 2 or 'auto'"``, ``"an integer from 3 to 8"``."""
+        parts = [repr(c) for c in self.choices]
+        if self.low is not None:
+            bound = f">= {self.low}" if self.high is None else f"from {self.low} to {self.high}"
+            parts.append(f"an integer {bound}")
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+    def problem(self, name: str, value: Any) -> str | None:
+        """Why ``value`` is not allowed for option ``name`` (None if it is)."""
+        if self.allows(value):
+            return None
+        if self.error is not None:
+            return self.error.format(value=value)
+        return f"{name} must be {self.allowed_text()}, got {value!r}"
+
+    def test_values(self) -> tuple[Any, ...]:
+        """The values random tests draw (``samples``, else every choice and the whole range)."""
+        if self.samples:
+            return self.samples
+        span = () if self.low is None or self.high is None else range(self.low, self.high + 1)
+        return (*self.choices, *span)
+
+    def encode(self, value: Any) -> int:
+        """``value`` (of the field, or of ``derived``) as an entry of :func:`rule_params`."""
+        if value is None:
+            return 0
+        if isinstance(value, str):
+            return [c for c in self.choices if isinstance(c, str)].index(value)
+        return int(value)
+
+
+def option(
+    doc: str,
+    choices: tuple[Any, ...] = (),
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    samples: tuple[Any, ...] = (),
+    param: RuleParam | None = None,
+    derived: str | None = None,
+    error: str | None = None,
+) -> dict[str, Option]:
+    """Field metadata of a rule option: ``field(default=..., metadata=option(...))``."""
+    return {"option": Option(doc, choices, low, high, samples, param, derived, error)}
+
+
+BOOL = (True, False)
+MAX_DEALS = 10_000
+
+
+# ---------------------------------------------------------------------------- the rules
 @dataclass(frozen=True)
 class Rules:
     """All options of one President game. Defaults are those of the rules reference."""
 
-    num_players: int = 4
-    """Players at the table, 3..8."""
-    decks: int | Literal["auto"] = "auto"
-    """Number of 52-card decks: 1, 2, or "auto" (one for 3-6 players, two for 7-8)."""
-    jokers: int = 0
-    """Jokers per deck: 0, 1 or 2."""
-    allow_equal: bool = False
-    """A play of equal rank may follow (not only a higher one)."""
-    pass_is_final: bool = False
-    """A player who passes is out of the trick until it ends (off: may play again later)."""
-    top_rank_clears: bool = True
-    """A set of the top rank (2s; 3s in a revolution) clears the pile."""
-    eight_clears: bool = False
-    """A set of 8s (or, with runs, a run through the 8) clears the pile."""
-    revolution: bool = False
-    """A set of four or more cards reverses the rank order at once."""
-    runs: bool = False
-    """Runs of three or more cards of one suit may be played."""
-    exchange: bool | Literal["auto"] = "auto"
-    """Card exchange between deals: True, False or "auto" (on when there is more than one deal)."""
-    first_lead: FirstLead = "three_of_clubs"
-    """Who leads the first deal: the holder of the 3 of clubs, or seat 0."""
-    deals: int = 1
-    """Number of deals in a game."""
-    scoring: Scoring = "places"
-    """"places" (N points for 1st .. 1 for last), "president_vp" (2 and 1), "tally" (presidencies)."""
-    target_score: int | None = None
-    """End the game once a player reaches this score (the deal in progress is completed)."""
-    preset_name: str | None = None
-    """Name of the preset these rules came from (checked for its player range), or None."""
+    num_players: int = field(
+        default=4,
+        metadata=option("players at the table", low=3, high=8, param=RuleParam.PLAYERS),
+    )
+    decks: int | Literal["auto"] = field(
+        default="auto",
+        metadata=option(
+            'number of 52-card decks; "auto": one for 3-6 players, two for 7-8',
+            (1, 2, "auto"),
+            samples=("auto", "auto", 1, 2),
+            param=RuleParam.DECKS,
+            derived="num_decks",
+        ),
+    )
+    jokers: int = field(
+        default=0,
+        metadata=option(
+            "jokers per deck; jokers are wild",
+            (0, 1, 2),
+            samples=(0, 0, 1, 2),
+            param=RuleParam.JOKERS,
+            derived="num_jokers",
+        ),
+    )
+    allow_equal: bool = field(
+        default=False,
+        metadata=option(
+            "a play of equal rank may follow (not only a higher one)",
+            BOOL,
+            param=RuleParam.ALLOW_EQUAL,
+        ),
+    )
+    pass_is_final: bool = field(
+        default=False,
+        metadata=option(
+            "a player who passes is out of the trick until it ends (off: may play again later)",
+            BOOL,
+            param=RuleParam.PASS_IS_FINAL,
+        ),
+    )
+    top_rank_clears: bool = field(
+        default=True,
+        metadata=option(
+            "a set of the top rank (2s; 3s in a revolution) clears the pile",
+            BOOL,
+            param=RuleParam.TOP_RANK_CLEARS,
+        ),
+    )
+    eight_clears: bool = field(
+        default=False,
+        metadata=option(
+            "a set of 8s (or, with runs, a run through the 8) clears the pile",
+            BOOL,
+            param=RuleParam.EIGHT_CLEARS,
+        ),
+    )
+    revolution: bool = field(
+        default=False,
+        metadata=option(
+            "a set of four or more cards reverses the rank order at once",
+            BOOL,
+            param=RuleParam.REVOLUTION,
+        ),
+    )
+    runs: bool = field(
+        default=False,
+        metadata=option(
+            "runs of three or more cards of one suit may be played", BOOL, param=RuleParam.RUNS
+        ),
+    )
+    exchange: bool | Literal["auto"] = field(
+        default="auto",
+        metadata=option(
+            'card exchange before every deal after the first; "auto": on when deals > 1',
+            (True, False, "auto"),
+            param=RuleParam.EXCHANGE,
+            derived="exchange_on",
+        ),
+    )
+    first_lead: FirstLead = field(
+        default="three_of_clubs",
+        metadata=option(
+            "who leads the first deal: the holder of the 3 of clubs, or seat 0",
+            FIRST_LEADS,
+            param=RuleParam.SEAT0_LEADS,
+        ),
+    )
+    deals: int = field(
+        default=1,
+        metadata=option(
+            "deals in a game",
+            low=1,
+            high=MAX_DEALS,
+            samples=(1, 1, 2, 3, 3, 5),
+            param=RuleParam.DEALS,
+        ),
+    )
+    scoring: Scoring = field(
+        default="places",
+        metadata=option(
+            'points per deal: "places" (P for 1st .. 1 for last), "president_vp" (2 and 1), '
+            '"tally" (presidencies)',
+            SCORINGS,
+            param=RuleParam.SCORING,
+        ),
+    )
+    target_score: int | None = field(
+        default=None,
+        metadata=option(
+            "the game ends at the end of the deal in which a player reaches this score",
+            (None,),
+            low=1,
+            samples=(None, None, None, 1, 2, 3, 5, 8, 12),
+            param=RuleParam.TARGET_SCORE,
+        ),
+    )
+    preset_name: str | None = field(
+        default=None,
+        metadata=option(
+            "the preset these rules came from (its player range is checked); set by Rules.preset",
+            (None, *PRESETS),
+            samples=(None,),
+            error=f"unknown preset {{value!r}}; presets are {sorted(PRESETS)}",
+        ),
+    )
 
     def __post_init__(self) -> None:
-        def bad(msg: str) -> ValueError:
-            return ValueError(f"invalid Rules: {msg}")
-
-        for f in dataclasses.fields(self):  # numpy integers are accepted as plain ints
-            v = getattr(self, f.name)
-            if isinstance(v, np.integer):
-                object.__setattr__(self, f.name, int(v))
-            elif isinstance(v, np.bool_):
-                object.__setattr__(self, f.name, bool(v))
-
-        if not _is_int(self.num_players) or not 3 <= self.num_players <= 8:
-            raise bad(f"num_players must be an integer from 3 to 8, got {self.num_players!r}")
-        if self.decks != "auto" and (not _is_int(self.decks) or self.decks not in (1, 2)):
-            raise bad(f"decks must be 1, 2 or 'auto', got {self.decks!r}")
-        if not _is_int(self.jokers) or self.jokers not in (0, 1, 2):
-            raise bad(f"jokers (per deck) must be 0, 1 or 2, got {self.jokers!r}")
-        for name in _BOOL_FIELDS:
-            if not isinstance(getattr(self, name), bool):
-                raise bad(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if self.exchange != "auto" and not isinstance(self.exchange, bool):
-            raise bad(f"exchange must be True, False or 'auto', got {self.exchange!r}")
-        if self.first_lead not in FIRST_LEADS:
-            raise bad(f"first_lead must be one of {FIRST_LEADS}, got {self.first_lead!r}")
-        if not _is_int(self.deals) or self.deals < 1:
-            raise bad(f"deals must be an integer >= 1, got {self.deals!r}")
-        if self.deals > 10_000:
-            raise bad(f"deals must be at most 10000, got {self.deals}")
-        if self.scoring not in SCORINGS:
-            raise bad(f"scoring must be one of {SCORINGS}, got {self.scoring!r}")
-        if self.target_score is not None and (
-            not _is_int(self.target_score) or self.target_score < 1
-        ):
-            raise bad(f"target_score must be None or an integer >= 1, got {self.target_score!r}")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (np.integer, np.bool_)):  # numpy scalars count as plain ones
+                value = value.item()
+                object.__setattr__(self, f.name, value)
+            problem = f.metadata["option"].problem(f.name, value)
+            if problem is not None:
+                raise ValueError(f"invalid Rules: {problem}")
         if self.preset_name is not None:
-            if self.preset_name not in PRESETS:
-                raise bad(f"unknown preset {self.preset_name!r}; presets are {sorted(PRESETS)}")
             lo, hi = PRESET_PLAYERS[self.preset_name]
             if not lo <= self.num_players <= hi:
-                raise bad(
-                    f"preset {self.preset_name!r} is for {lo}-{hi} players, got num_players="
-                    f"{self.num_players}"
+                raise ValueError(
+                    f"invalid Rules: preset {self.preset_name!r} is for {lo}-{hi} players, got "
+                    f"num_players={self.num_players}"
                 )
         if self.num_cards < self.num_players:
-            raise bad("fewer cards than players")
+            raise ValueError("invalid Rules: fewer cards than players")
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -206,58 +391,36 @@ class Rules:
         return 1 if self.num_players == 3 else 2
 
 
-class RuleParam(IntEnum):
-    """Index of each rule option in the int64 vector that compiled code reads
-    (:meth:`Rules.params`); shared by the engine's kernels and the agents' kernels."""
+OPTIONS: Mapping[str, Option] = {f.name: f.metadata["option"] for f in dataclasses.fields(Rules)}
+"""Every option of :class:`Rules`, in field order, with its metadata."""
 
-    PLAYERS = 0
-    DECKS = 1
-    JOKERS = 2
-    """Jokers in the whole pack."""
-    ALLOW_EQUAL = 3
-    PASS_IS_FINAL = 4
-    TOP_RANK_CLEARS = 5
-    EIGHT_CLEARS = 6
-    REVOLUTION = 7
-    RUNS = 8
-    EXCHANGE = 9
-    """1 when cards are exchanged before every deal after the first."""
-    SEAT0_LEADS = 10
-    DEALS = 11
-    SCORING = 12
-    """Index into :data:`SCORINGS`: 0 places, 1 president_vp, 2 tally."""
-    TARGET_SCORE = 13
-    """0 for none."""
-    MAX_SET = 14
-    """Largest set: every natural card of a rank plus every joker."""
+_DERIVED_PARAMS: dict[RuleParam, str] = {RuleParam.MAX_SET: "max_set_size"}
+"""Slots of :func:`rule_params` that no single option fills: the property of Rules they hold."""
+
+
+def _check_param_slots() -> None:
+    """Every :class:`RuleParam` is filled exactly once (by an option or a derived property)."""
+    slots = [o.param for o in OPTIONS.values() if o.param is not None] + list(_DERIVED_PARAMS)
+    if sorted(slots) != list(RuleParam):
+        raise AssertionError(f"RuleParam slots {sorted(slots)} != {list(RuleParam)}")
+
+
+_check_param_slots()
 
 
 def rule_params(rules: Rules) -> np.ndarray:
     """The options of ``rules`` as the int64 vector indexed by :class:`RuleParam`."""
-    values = {
-        RuleParam.PLAYERS: rules.num_players,
-        RuleParam.DECKS: rules.num_decks,
-        RuleParam.JOKERS: rules.num_jokers,
-        RuleParam.ALLOW_EQUAL: rules.allow_equal,
-        RuleParam.PASS_IS_FINAL: rules.pass_is_final,
-        RuleParam.TOP_RANK_CLEARS: rules.top_rank_clears,
-        RuleParam.EIGHT_CLEARS: rules.eight_clears,
-        RuleParam.REVOLUTION: rules.revolution,
-        RuleParam.RUNS: rules.runs,
-        RuleParam.EXCHANGE: rules.exchange_on,
-        RuleParam.SEAT0_LEADS: rules.first_lead == "seat0",
-        RuleParam.DEALS: rules.deals,
-        RuleParam.SCORING: SCORINGS.index(rules.scoring),
-        RuleParam.TARGET_SCORE: rules.target_score or 0,
-        RuleParam.MAX_SET: rules.max_set_size,
-    }
     rp = np.zeros(len(RuleParam), np.int64)
-    for k, v in values.items():
-        rp[k] = int(v)
+    for name, opt in OPTIONS.items():
+        if opt.param is not None:
+            rp[opt.param] = opt.encode(getattr(rules, opt.derived or name))
+    for slot, prop in _DERIVED_PARAMS.items():
+        rp[slot] = int(getattr(rules, prop))
     rp.setflags(write=False)
     return rp
 
 
+# ---------------------------------------------------------------------------- helpers
 def parse_rule_option(text: str) -> tuple[str, Any]:
     """``"deals=3"`` -> ``("deals", 3)``: a command-line rule option (values as Python literals,
     anything else as a string). Raises ValueError without ``=``."""
@@ -275,11 +438,19 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _same(value: object, choice: object) -> bool:
+    """``value`` is ``choice``, of the same kind (a bool is not an int, an int not a bool)."""
+    if isinstance(choice, bool) or choice is None:
+        return value is choice
+    if isinstance(choice, int):
+        return _is_int(value) and value == choice
+    return isinstance(value, str) and value == choice
+
+
 def _check_names(options: dict[str, Any]) -> None:
-    names = {f.name for f in dataclasses.fields(Rules)}
-    unknown = sorted(set(options) - names)
+    unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise ValueError(f"unknown rule option(s) {unknown}; options are {sorted(names)}")
+        raise ValueError(f"unknown rule option(s) {unknown}; options are {sorted(OPTIONS)}")
 
 
 _dataclass_init = Rules.__init__

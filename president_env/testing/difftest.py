@@ -6,19 +6,21 @@ every step the engine's legal-action mask must equal the reference's legal actio
 legal action is then taken in both, and the whole public state must agree afterwards: phase,
 player to act, hands, pile (kind, rank, size, last player), passes, revolution, places, titles,
 scores, deal number, dealer, cards played, the exchange (cards given, received, still to
-return) and the end-of-deal rewards.
+return) and the deal's rewards from :mod:`president_env.rewards` (see
+:mod:`president_env.testing.compare`).
 
 Command line (a progress line every few seconds; exit status 1 at the first disagreement,
 which is printed with a reproduction)::
 
     python -m president_env.testing.difftest --games 100000 [--preset NAME] [--players N] [--seed S]
-                                     [--batch B] [--jobs J] [--mix] [--given-hands F] [--keep-going]
+                    [--batch B] [--jobs J] [--mix | --pairwise] [--given-hands F] [--keep-going]
 
 Without ``--preset`` the configurations cycle through every preset at every player count and,
-every third batch, a random mix of options (``--mix``: random mixes only). A disagreement is
-reported with the rules, the game's seed, its given hands (if any) and its action sequence;
-:func:`replay` plays such a game again in both implementations and raises at the first
-difference.
+every third batch, a random mix of options (``--mix``: random mixes only; ``--pairwise``: a set
+of rules where every pair of values of any two options appears, see
+:mod:`president_env.testing.configs`). A disagreement is reported with the rules, the game's
+seed, its given hands (if any) and its action sequence; :func:`replay` plays such a game again
+in both implementations and raises at the first difference.
 """
 
 from __future__ import annotations
@@ -31,27 +33,44 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from president_env.core.actions import ActionLayout
-from president_env.core.cards import NUM_CARDS, format_hand, parse_hand
-from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
+from president_env.core.engine import Engine, State
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.testing.compare import (
+    Disagreement,
+    HandsText,
+    as_hands,
+    batch_rewards,
+    mask_problem,
+    reproduction,
+    state_differences,
+)
+from president_env.testing.configs import (
+    pairwise_rules,
+    preset_rules,
+    random_hands,
+    random_rules,
+)
 from president_env.testing.reference import ReferenceGame
 
-CARD_FIELDS = ("hands", "gave", "received")
-"""State fields of 53 card counts per seat (shown as cards in a report)."""
-
-PHASE_NAMES = {PHASE_EXCHANGE: "exchange", PHASE_PLAY: "play", PHASE_DONE: "done"}
-
-HandsText = list[str]
-
-
-class Disagreement(AssertionError):
-    """The engine and the reference disagree; the message holds a reproduction."""
+__all__ = [
+    "Disagreement",
+    "Tally",
+    "choose_action",
+    "engine_for",
+    "main",
+    "pairwise_rules",
+    "play_batch",
+    "preset_rules",
+    "random_hands",
+    "random_rules",
+    "replay",
+    "state_differences",
+]
 
 
 @dataclass
@@ -68,166 +87,12 @@ class Tally:
         self.deals += other.deals
 
 
-# ---------------------------------------------------------------------------- configurations
-def preset_rules(preset: str | None = None, players: int | None = None) -> list[Rules]:
-    """Every preset (or one) at every player count of its range (or one count)."""
-    out: list[Rules] = []
-    for name in PRESETS if preset is None else [preset]:
-        lo, hi = PRESET_PLAYERS[name]
-        counts = range(lo, hi + 1) if players is None else [players]
-        out += [Rules.preset(name, num_players=n) for n in counts if lo <= n <= hi]
-    return out
-
-
-def random_rules(rng: random.Random, players: int | None = None, max_deals: int = 5) -> Rules:
-    """A random mix of every option (more than one deal, scorings, targets, decks, jokers)."""
-    n = players if players is not None else rng.randint(3, 8)
-    deals = min(max_deals, rng.choice([1, 1, 2, 3, 3, 5]))
-    return Rules(
-        num_players=n,
-        decks=rng.choice(["auto", "auto", 1, 2]),
-        jokers=rng.choice([0, 0, 1, 2]),
-        allow_equal=rng.random() < 0.5,
-        pass_is_final=rng.random() < 0.5,
-        top_rank_clears=rng.random() < 0.8,
-        eight_clears=rng.random() < 0.4,
-        revolution=rng.random() < 0.6,
-        runs=rng.random() < 0.5,
-        exchange=rng.choice(["auto", "auto", True, False]),
-        first_lead=rng.choice(["three_of_clubs", "seat0"]),
-        deals=deals,
-        scoring=rng.choice(["places", "president_vp", "tally"]),
-        target_score=rng.choice([None, None, rng.randint(1, 2 * n)]),
-    )
-
-
-def random_hands(rules: Rules, rng: random.Random) -> npt.NDArray[np.int8]:
-    """A random part of the pack dealt at random, every seat holding at least one card."""
-    pack = [c for c in range(NUM_CARDS - 1) for _ in range(rules.num_decks)]
-    pack += [NUM_CARDS - 1] * rules.num_jokers
-    rng.shuffle(pack)
-    players = rules.num_players
-    keep = rng.randint(players, len(pack))
-    hands = np.zeros((players, NUM_CARDS), np.int8)
-    for i, card in enumerate(pack[:keep]):
-        seat = i if i < players else rng.randrange(players)
-        hands[seat, card] += 1
-    return hands
-
-
+# ---------------------------------------------------------------------------- playing
 @functools.lru_cache(maxsize=256)
 def engine_for(rules: Rules) -> Engine:
     return Engine(rules)
 
 
-# ---------------------------------------------------------------------------- comparison
-def state_differences(state: State, b: int, ref: ReferenceGame) -> list[str]:
-    """Every field where game ``b`` of the engine's ``state`` differs from ``ref``."""
-    got: dict[str, Any] = {
-        "phase": PHASE_NAMES.get(int(state.phase[b]), int(state.phase[b])),
-        "current": int(state.current[b]),
-        "hands": state.hands[b].tolist(),
-        "pile_kind": int(state.pile_kind[b]),
-        "pile_rank": int(state.pile_rank[b]),
-        "pile_size": int(state.pile_size[b]),
-        "last_player": int(state.last_player[b]),
-        "passed": state.passed[b].tolist(),
-        "revolution": bool(state.revolution[b]),
-        "place": state.place[b].tolist(),
-        "n_finished": int(state.n_finished[b]),
-        "title": state.title[b].tolist(),
-        "scores": state.scores[b].tolist(),
-        "deal": int(state.deal[b]),
-        "dealer": int(state.dealer[b]),
-        "played": state.played[b].tolist(),
-        "gave": state.gave[b].tolist(),
-        "received": state.received[b].tolist(),
-        "to_return": state.to_return[b].tolist(),
-        "deal_over": bool(state.deal_over[b]),
-    }
-    want: dict[str, Any] = {
-        "phase": ref.phase,
-        "current": ref.current,
-        "hands": ref.hands.tolist(),
-        "pile_kind": int(ref.pile_kind),
-        "pile_rank": ref.pile_rank,
-        "pile_size": ref.pile_size,
-        "last_player": ref.last_player,
-        "passed": ref.passed,
-        "revolution": ref.revolution,
-        "place": ref.place,
-        "n_finished": sum(1 for p in ref.place if p >= 0),
-        "title": ref.title,
-        "scores": ref.scores,
-        "deal": ref.deal,
-        "dealer": ref.dealer,
-        "played": ref.played,
-        "gave": ref.gave,
-        "received": ref.received,
-        "to_return": ref.to_return,
-        "deal_over": ref.deal_over,
-    }
-    diffs = []
-    for name in want:
-        if got[name] == want[name]:
-            continue
-        if name in CARD_FIELDS:  # per seat, as cards
-            for seat, (g, w) in enumerate(zip(got[name], want[name])):
-                if g != w:
-                    diffs.append(
-                        f"{name}[seat {seat}]: engine '{format_hand(g)}' != reference "
-                        f"'{format_hand(w)}'"
-                    )
-        else:
-            diffs.append(f"{name}: engine {got[name]} != reference {want[name]}")
-    rewards = state.rewards[b].astype(np.float64)
-    if ref.deal_over and not np.allclose(rewards, ref.deal_over_rewards, atol=1e-6):
-        diffs.append(f"rewards: engine {rewards.tolist()} != reference {ref.deal_over_rewards}")
-    return [_short(d) for d in diffs]
-
-
-def _short(text: str, limit: int = 600) -> str:
-    return text if len(text) <= limit else text[:limit] + " ..."
-
-
-def _hands_text(hands: npt.ArrayLike) -> HandsText:
-    return [format_hand(row) for row in np.asarray(hands)]
-
-
-def reproduction(
-    rules: Rules,
-    seed: int,
-    actions: Sequence[int],
-    hands: npt.ArrayLike | None,
-    problem: str,
-) -> str:
-    """A report of one disagreement, with the code that replays it."""
-    layout = ActionLayout(rules)
-    names = ", ".join(f"{a} {layout.name(a)}" for a in actions[-12:])
-    hands_arg = "" if hands is None else f", hands={_hands_text(hands)!r}"
-    return (
-        f"engine and reference disagree after {len(actions)} actions\n"
-        f"{problem}\n"
-        f"last actions: {names}\n"
-        f"replay:\n"
-        f"  from president_env.testing.difftest import replay\n"
-        f"  from president_env.core.rules import Rules\n"
-        f"  replay(Rules.from_dict({rules.to_dict()!r}), seed={seed},\n"
-        f"         actions={list(actions)!r}{hands_arg})"
-    )
-
-
-def _mask_problem(layout: ActionLayout, engine_legal: list[int], ref_legal: list[int]) -> str:
-    extra = sorted(set(engine_legal) - set(ref_legal))
-    missing = sorted(set(ref_legal) - set(engine_legal))
-    return (
-        "legal actions differ: engine allows but reference forbids "
-        f"{[layout.name(a) for a in extra]}; reference allows but engine forbids "
-        f"{[layout.name(a) for a in missing]}"
-    )
-
-
-# ---------------------------------------------------------------------------- playing
 def choose_action(layout: ActionLayout, legal: Sequence[int], rng: random.Random) -> int:
     """A random legal action, drawn so that rare plays come up often enough to be tested.
 
@@ -278,14 +143,15 @@ def play_batch(
         given = None if hands is None else hands[b]
         raise Disagreement(reproduction(rules, seeds[b], history[b], given, problem))
 
-    def check(b: int) -> None:
-        diffs = state_differences(state, b, refs[b])
+    def check(b: int, rewards: npt.NDArray[np.float32]) -> None:
+        diffs = state_differences(state, b, refs[b], rewards)
         if diffs:
             fail(b, "state differs:\n  " + "\n  ".join(diffs))
 
     live = [True] * batch
+    rewards = batch_rewards(rules, state)
     for b in range(batch):
-        check(b)
+        check(b, rewards)
     actions = np.zeros(batch, np.int64)
     while any(live):
         mask = engine.legal_action_mask(state)
@@ -295,20 +161,21 @@ def play_batch(
             ref_legal = refs[b].legal_actions()
             engine_legal = np.flatnonzero(mask[b]).tolist()
             if engine_legal != ref_legal:
-                fail(b, _mask_problem(layout, engine_legal, ref_legal))
+                fail(b, mask_problem(layout, engine_legal, ref_legal))
             if illegal_checks and rng.random() < illegal_checks:
                 _check_illegal(
                     engine, state, b, refs[b], ref_legal, rng, functools.partial(fail, b)
                 )
             actions[b] = choose_action(layout, ref_legal, rng)
         state = engine.step(state, actions)
+        rewards = batch_rewards(rules, state)
         for b in range(batch):
             if not live[b]:
                 continue
             refs[b].step(int(actions[b]))
             history[b].append(int(actions[b]))
             tally.steps += 1
-            check(b)
+            check(b, rewards)
             if refs[b].deal_over:
                 tally.deals += 1
             if refs[b].phase == "done":
@@ -357,12 +224,7 @@ def replay(
 ) -> None:
     """Play one game's actions in both implementations; raise at the first difference."""
     engine = engine_for(rules)
-    given: npt.NDArray[np.int8] | None = None
-    if hands is not None:
-        if isinstance(hands, list) and hands and isinstance(hands[0], str):
-            given = np.stack([parse_hand(text) for text in hands])
-        else:
-            given = np.asarray(hands, dtype=np.int8)
+    given = as_hands(hands)
     if given is None:
         state = engine.init(np.array([seed], np.uint64))
         ref = ReferenceGame(rules, seed=seed)
@@ -381,7 +243,7 @@ def replay(
         ref_legal = ref.legal_actions()
         engine_legal = np.flatnonzero(engine.legal_action_mask(state)[0]).tolist()
         if engine_legal != ref_legal:
-            fail(_mask_problem(engine.layout, engine_legal, ref_legal))
+            fail(mask_problem(engine.layout, engine_legal, ref_legal))
         state = engine.step(state, np.array([action]))
         ref.step(action)
         done.append(int(action))
@@ -453,7 +315,7 @@ def make_jobs(
         number += 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m president_env.testing.difftest",
         description="Compare the fast engine with the plain reference on random games.",
@@ -464,6 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="master seed")
     parser.add_argument("--batch", type=int, default=32, help="engine batch size")
     parser.add_argument("--mix", action="store_true", help="only random mixes of options")
+    parser.add_argument(
+        "--pairwise",
+        action="store_true",
+        help="cycle through rules where every pair of values of any two options appears",
+    )
     parser.add_argument(
         "--given-hands",
         type=float,
@@ -479,64 +346,82 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--keep-going", action="store_true", help="report disagreements and go on")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between progress lines")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _configurations(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rules]:
+    """The rules that batches cycle through (empty: random mixes only); exits on bad arguments."""
     if args.games < 1 or args.batch < 1 or args.jobs < 1:
         parser.error("--games, --batch and --jobs must be positive")
-    if args.mix and args.preset:
-        parser.error("--mix and --preset exclude each other")
+    if sum(map(bool, (args.mix, args.preset, args.pairwise))) > 1:
+        parser.error("--mix, --preset and --pairwise exclude each other")
     if args.players is not None and not 3 <= args.players <= 8:
         parser.error("--players must be from 3 to 8")
     if args.preset and args.players is not None:
         lo, hi = PRESET_PLAYERS[args.preset]
         if not lo <= args.players <= hi:
             parser.error(f"preset {args.preset} is for {lo}-{hi} players")
+    if args.mix:
+        return []
+    if args.pairwise:
+        return pairwise_rules(args.players, seed=args.seed)
+    presets = preset_rules(args.preset, args.players)
+    if not presets:
+        parser.error("no preset allows that player count")
+    return presets
 
-    presets: list[Rules] = []
-    if not args.mix:
-        presets = preset_rules(args.preset, args.players)
-        if not presets:
-            parser.error("no preset allows that player count")
+
+def _report(results: Iterator[tuple[BatchJob, Tally, str | None]], args: argparse.Namespace) -> int:
+    """Print progress and every disagreement; the number of disagreements."""
+    total = Tally()
+    failures = 0
+    start = last_line = time.monotonic()
+    for job, tally, problem in results:
+        total.add(tally)
+        if problem is not None:
+            failures += 1
+            print(f"\n{problem}\n", flush=True)
+            if not args.keep_going:
+                break
+        now = time.monotonic()
+        if now - last_line >= args.every or total.games >= args.games:
+            last_line = now
+            elapsed = now - start
+            print(
+                f"[{elapsed:7.1f}s] games {total.games:,}/{args.games:,}  "
+                f"deals {total.deals:,}  steps {total.steps:,}  "
+                f"({total.games / elapsed:,.0f} games/s, {total.steps / elapsed:,.0f} steps/s)"
+                f"  disagreements {failures}  last: {_describe(job.rules)}",
+                flush=True,
+            )
+    print(
+        f"{'stopped' if failures and not args.keep_going else 'done'}: {total.games:,} games, "
+        f"{total.deals:,} deals, {total.steps:,} steps compared, {failures} disagreement(s)"
+    )
+    return failures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    configurations = _configurations(parser, args)
     jobs = make_jobs(
         args.games,
         args.batch,
         args.seed,
-        presets,
-        mix_every=0 if args.preset else 3,
+        configurations,
+        mix_every=0 if args.preset or args.pairwise else 3,
         players=args.players,
         given_hands=args.given_hands,
         illegal_checks=args.illegal_checks,
     )
     pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
     results = pool.imap_unordered(run_job, jobs) if pool else map(run_job, jobs)
-    total = Tally()
-    failures = 0
-    start = last_line = time.monotonic()
     try:
-        for job, tally, problem in results:
-            total.add(tally)
-            if problem is not None:
-                failures += 1
-                print(f"\n{problem}\n", flush=True)
-                if not args.keep_going:
-                    break
-            now = time.monotonic()
-            if now - last_line >= args.every or total.games >= args.games:
-                last_line = now
-                elapsed = now - start
-                print(
-                    f"[{elapsed:7.1f}s] games {total.games:,}/{args.games:,}  "
-                    f"deals {total.deals:,}  steps {total.steps:,}  "
-                    f"({total.games / elapsed:,.0f} games/s, {total.steps / elapsed:,.0f} steps/s)"
-                    f"  disagreements {failures}  last: {_describe(job.rules)}",
-                    flush=True,
-                )
+        failures = _report(results, args)
     finally:
         if pool is not None:
             pool.terminate()
-    print(
-        f"{'stopped' if failures and not args.keep_going else 'done'}: {total.games:,} games, "
-        f"{total.deals:,} deals, {total.steps:,} steps compared, {failures} disagreement(s)"
-    )
     return 1 if failures else 0
 
 

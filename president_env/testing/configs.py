@@ -1,0 +1,110 @@
+"""The rules and first deals that the engine checks play: presets, random mixes, pairwise sets.
+
+Random rules come from the options' metadata (:data:`president_env.core.rules.OPTIONS`): each
+option is drawn from :meth:`~president_env.core.rules.Option.test_values`, so a new option is
+tested in every combination as soon as it is declared.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from president_env.core.cards import NUM_CARDS
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
+
+FIXED = ("preset_name",)
+"""Options that random rules leave at their default."""
+
+
+def preset_rules(preset: str | None = None, players: int | None = None) -> list[Rules]:
+    """Every preset (or one) at every player count of its range (or one count)."""
+    out: list[Rules] = []
+    for name in PRESETS if preset is None else [preset]:
+        lo, hi = PRESET_PLAYERS[name]
+        counts = range(lo, hi + 1) if players is None else [players]
+        out += [Rules.preset(name, num_players=n) for n in counts if lo <= n <= hi]
+    return out
+
+
+def random_rules(rng: random.Random, players: int | None = None, max_deals: int = 5) -> Rules:
+    """A random mix of every option, each drawn from its test values (more than one deal,
+    scorings, targets, decks, jokers, ...); ``deals`` at most ``max_deals``."""
+    values = {
+        name: rng.choice(opt.test_values()) for name, opt in OPTIONS.items() if name not in FIXED
+    }
+    if players is not None:
+        values["num_players"] = players
+    values["deals"] = min(max_deals, values["deals"])
+    return Rules(**values)
+
+
+def _domains(players: int | None, max_deals: int) -> dict[str, list[Any]]:
+    """The distinct test values of every option that random rules draw."""
+    out: dict[str, list[Any]] = {}
+    for name, opt in OPTIONS.items():
+        if name not in FIXED:
+            out[name] = list(dict.fromkeys(opt.test_values()))  # distinct, in order
+    if players is not None:
+        out["num_players"] = [players]
+    out["deals"] = [d for d in out["deals"] if d <= max_deals] or [1]
+    return out
+
+
+def pairwise_rules(players: int | None = None, max_deals: int = 5, seed: int = 0) -> list[Rules]:
+    """Rules in which every pair of test values of any two options appears at least once
+    (a greedy pairwise covering set: some fifty rules instead of every combination)."""
+    domains = _domains(players, max_deals)
+    names = list(domains)
+    uncovered = {
+        (a, x, b, y)
+        for a, b in itertools.combinations(names, 2)
+        for x in domains[a]
+        for y in domains[b]
+    }
+    rng = random.Random(seed)
+    out = []
+    while uncovered:
+        a, x, b, y = min(uncovered, key=repr)  # start from a pair still missing
+        chosen: dict[str, Any] = {a: x, b: y}
+        for name in rng.sample(names, len(names)):
+            if name not in chosen:
+                chosen[name] = max(domains[name], key=lambda v: _gain(uncovered, chosen, name, v))
+        uncovered -= _pairs(names, chosen)
+        out.append(Rules(**chosen))
+    return out
+
+
+def _pairs(names: list[str], chosen: dict[str, Any]) -> set[tuple[str, Any, str, Any]]:
+    return {(a, chosen[a], b, chosen[b]) for a, b in itertools.combinations(names, 2)}
+
+
+def _gain(
+    uncovered: set[tuple[str, Any, str, Any]], chosen: dict[str, Any], name: str, value: Any
+) -> int:
+    """Pairs still missing that ``name = value`` covers with the options already chosen."""
+    order = list(OPTIONS)
+    return sum(
+        (a, chosen[a], name, value) in uncovered
+        if order.index(a) < order.index(name)
+        else (name, value, a, chosen[a]) in uncovered
+        for a in chosen
+    )
+
+
+def random_hands(rules: Rules, rng: random.Random) -> npt.NDArray[np.int8]:
+    """A random part of the pack dealt at random, every seat holding at least one card."""
+    pack = [c for c in range(NUM_CARDS - 1) for _ in range(rules.num_decks)]
+    pack += [NUM_CARDS - 1] * rules.num_jokers
+    rng.shuffle(pack)
+    players = rules.num_players
+    keep = rng.randint(players, len(pack))
+    hands = np.zeros((players, NUM_CARDS), np.int8)
+    for i, card in enumerate(pack[:keep]):
+        seat = i if i < players else rng.randrange(players)
+        hands[seat, card] += 1
+    return hands
