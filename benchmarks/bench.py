@@ -9,11 +9,11 @@ installed (``make bench`` makes a venv with RLCard, OpenSpiel and PettingZoo's c
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,9 +21,26 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_engine import measure_engine  # noqa: E402
+from president_env.cli import parse  # noqa: E402
 from president_env.core.rules import PRESETS  # noqa: E402
 
 Result = dict[str, Any]
+
+
+@dataclass
+class Args:
+    seconds: float = 5.0
+    """Timed seconds per figure."""
+    repeats: int = 1
+    """Runs per figure (the median is reported)."""
+    presets: tuple[str, ...] = tuple(PRESETS)
+    """Presets of the engine figures, comma-separated."""
+    batch: int = 4096
+    """Batch size of the batched figures."""
+    peers: bool = True
+    """Measure the peer environments (--no-peers skips them)."""
+    json: Path | None = None
+    """Write the figures as JSON here."""
 
 
 def _median(fn: Callable[[], Result | None], repeats: int) -> Result | None:
@@ -36,31 +53,27 @@ def _median(fn: Callable[[], Result | None], repeats: int) -> Result | None:
     return out
 
 
-def main(argv: list[str] | None = None) -> dict[str, Result]:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=5.0, help="timed seconds per figure")
-    ap.add_argument("--repeats", type=int, default=1, help="runs per figure (median reported)")
-    ap.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
-    ap.add_argument("--batch", type=int, default=4096, help="batch size of the batched figures")
-    ap.add_argument("--no-peers", action="store_true", help="skip the peer environments")
-    ap.add_argument("--json", type=Path, help="write the figures as JSON here")
-    args = ap.parse_args(argv)
-    sec, rep = args.seconds, args.repeats
-    jobs: list[tuple[str, Callable[[], Result | None]]] = []
-    for preset in args.presets.split(","):
+Job = tuple[str, Callable[[], Result | None]]
+
+
+def jobs(args: Args) -> list[Job]:
+    """The figures to measure, in order: ``(key, function)``."""
+    sec = args.seconds
+    out: list[Job] = []
+    for preset in args.presets:
         for b in (1, args.batch):
-            jobs.append((f"engine/{preset}/B={b}", partial(measure_engine, preset, b, sec)))
+            out.append((f"engine/{preset}/B={b}", partial(measure_engine, preset, b, sec)))
     from benchmarks.bench_env import measure_aec, measure_vector
 
     for preset in ("standard", "daifugo"):
-        jobs.append((f"aec/{preset}", partial(measure_aec, preset, sec)))
-        jobs.append(
+        out.append((f"aec/{preset}", partial(measure_aec, preset, sec)))
+        out.append(
             (f"vector/{preset}/B={args.batch}", partial(measure_vector, preset, args.batch, sec))
         )
-    if not args.no_peers:
+    if args.peers:
         from benchmarks import peers
 
-        jobs += [
+        out += [
             ("peer/openspiel_dou_dizhu", lambda: peers.measure_openspiel_dou_dizhu(sec, 0)),
             ("peer/rlcard_doudizhu", lambda: peers.measure_rlcard_doudizhu(sec, 0)),
             (
@@ -68,28 +81,12 @@ def main(argv: list[str] | None = None) -> dict[str, Result]:
                 lambda: peers.measure_pettingzoo_texas_holdem(sec, 0),
             ),
         ]
-    results: dict[str, Result] = {}
-    print(f"{'figure':44s} {'steps/s':>12s} {'games/s':>10s} {'steps/game':>10s}", flush=True)
-    for key, fn in jobs:
-        r = _median(fn, rep)
-        if r is None:
-            print(f"{key:44s} {'(not installed)':>12s}", flush=True)
-            continue
-        results[key] = r
-        print(
-            f"{key:44s} {r['steps_per_s']:>12,.0f} {r['games_per_s']:>10,.1f} "
-            f"{r['steps_per_game']:>10.1f}",
-            flush=True,
-        )
+    return out
 
-    def ratio(a: str, b: str) -> str:
-        if a in results and b in results:
-            return f"{results[a]['steps_per_s'] / results[b]['steps_per_s']:.1f}x"
-        return "n/a"
 
-    b = args.batch
-    print("\nratios (steps/s, same run):")
-    for label, num, den, target in (
+def ratios(b: int) -> list[tuple[str, str, str, str]]:
+    """``(label, numerator key, denominator key, target)`` of the ratios printed at the end."""
+    return [
         (
             f"engine standard B={b} / OpenSpiel dou_dizhu",
             f"engine/standard/B={b}",
@@ -120,7 +117,32 @@ def main(argv: list[str] | None = None) -> dict[str, Result]:
             f"engine/standard/B={b}",
             ">= 0.5x",
         ),
-    ):
+    ]
+
+
+def main(argv: list[str] | None = None) -> dict[str, Result]:
+    args = parse(Args, argv)
+    results: dict[str, Result] = {}
+    print(f"{'figure':44s} {'steps/s':>12s} {'games/s':>10s} {'steps/game':>10s}", flush=True)
+    for key, fn in jobs(args):
+        r = _median(fn, args.repeats)
+        if r is None:
+            print(f"{key:44s} {'(not installed)':>12s}", flush=True)
+            continue
+        results[key] = r
+        print(
+            f"{key:44s} {r['steps_per_s']:>12,.0f} {r['games_per_s']:>10,.1f} "
+            f"{r['steps_per_game']:>10.1f}",
+            flush=True,
+        )
+
+    def ratio(a: str, b: str) -> str:
+        if a in results and b in results:
+            return f"{results[a]['steps_per_s'] / results[b]['steps_per_s']:.1f}x"
+        return "n/a"
+
+    print("\nratios (steps/s, same run):")
+    for label, num, den, target in ratios(args.batch):
         print(f"  {label:48s} {ratio(num, den):>8s}   target {target}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))

@@ -17,9 +17,9 @@ Both return ``{"name", "steps_per_s", "games_per_s", "steps_per_game"}`` like
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.peers import aec_random_games, result, timed_games  # noqa: E402
 from president_env import VectorEnv, env  # noqa: E402
+from president_env.cli import parse  # noqa: E402
 
 
 def measure_aec(
@@ -80,13 +81,19 @@ def measure_vector(
     }
 
 
+@dataclass
+class Args:
+    seconds: float = 5.0
+    """Timed seconds per figure."""
+    presets: tuple[str, ...] = ("standard", "daifugo")
+    """Presets, comma-separated."""
+    batch: int = 4096
+    """Games of the vector env."""
+
+
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--presets", default="standard,daifugo")
-    ap.add_argument("--batch", type=int, default=4096)
-    args = ap.parse_args(argv)
-    for preset in args.presets.split(","):
+    args = parse(Args, argv)
+    for preset in args.presets:
         for r in (
             measure_aec(preset, args.seconds),
             measure_vector(preset, args.batch, args.seconds),

@@ -21,12 +21,18 @@ Usage: ``python benchmarks/peers.py [--seconds 10] [--seed 0]`` prints one line 
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import random
+import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from president_env.cli import parse  # noqa: E402
 
 PeerResult = dict[str, Any]
 """``{"name": str, "steps_per_s": float, "games_per_s": float, "steps_per_game": float}``."""
@@ -173,11 +179,16 @@ def measure_all(seconds: float = 10.0, seed: int = 0) -> list[PeerResult]:
     return [r for r in (run() for run in runs) if r is not None]
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--seconds", type=float, default=10.0)
-    p.add_argument("--seed", type=int, default=0)
-    a = p.parse_args()
+@dataclass
+class Args:
+    seconds: float = 10.0
+    """Timed seconds per peer."""
+    seed: int = 0
+    """Seed of the random play."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    a = parse(Args, argv)
     results = measure_all(a.seconds, a.seed)
     if not results:
         print("no peer importable: run `make bench` (it installs them in .venv-bench)")

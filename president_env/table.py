@@ -168,11 +168,12 @@ class Table:
 
         ``on_step(moved, seats, actions)`` runs after every engine step (``moved``: bool [B],
         the games that moved; ``seats``/``actions``: who acted there and what), before the next
-        decision: a hook to collect rewards, record plays or re-deal finished games.
+        decision: a hook to collect rewards, record plays or re-deal finished games (a hook that
+        changes ``state`` in place calls :meth:`sync` before it returns).
         Returns the number of decisions made.
         """
         if self._one is not None:
-            return self._play_one(self._one, on_step, max_steps)
+            return self._play_one(on_step, max_steps)
         made = 0
         for _ in range(max_steps):
             who = self.acting_policy()
@@ -189,15 +190,17 @@ class Table:
                 on_step(turn, seats, actions)
         raise RuntimeError(f"the seated policies did not stop within {max_steps} steps")
 
-    def _play_one(self, game: OneGame, on_step: StepHook | None, max_steps: int) -> int:
-        """:meth:`play_until_external` for a table of one game, without batch overhead."""
-        seat_policy = self.seat_policy[0]
+    def _play_one(self, on_step: StepHook | None, max_steps: int) -> int:
+        """:meth:`play_until_external` for a table of one game, without batch overhead (a hook
+        that changes the state calls :meth:`sync`, which this loop then follows)."""
         moved, seat, action = np.ones(1, np.bool_), np.zeros(1, np.int64), np.zeros(1, np.int64)
         for made in range(max_steps):
+            game = self._one
+            assert game is not None
             cur = game.current
-            if cur < 0 or seat_policy[cur] < 0:
+            if cur < 0 or self.seat_policy[0, cur] < 0:
                 return made
-            k = int(seat_policy[cur])
+            k = int(self.seat_policy[0, cur])
             mask = game.mask.view(np.bool_)[None]
             act = self.policies[k].act_batch(game.obs[None], mask)
             a = int(act[0]) if len(act) == 1 else -1

@@ -1,4 +1,5 @@
-"""Self-play PPO (train/selfplay_ppo.py): per-seat advantages, seat assignment, a smoke run."""
+"""Self-play PPO (train/selfplay_ppo.py, train/common/selfplay.py): per-seat advantages, seat
+assignment, a smoke run."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ import torch
 from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet
 from president_env.core.rules import Rules
-from train.selfplay_ppo import SelfPlayCollector, compute_advantages, parse_pool
+from train.common.pool import parse_pool
+from train.common.ppo import seat_gae
+from train.common.selfplay import SelfPlayCollector
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +59,7 @@ def _tiny_buffer() -> dict[str, torch.Tensor]:
 )
 def test_advantages_follow_each_seat(lam: float, expected: list[list[float]]) -> None:
     buf = _tiny_buffer()
-    adv = compute_advantages(**buf, gamma=1.0, lam=lam)
+    adv = seat_gae(**buf, gamma=1.0, lam=lam)
     torch.testing.assert_close(adv, torch.tensor(expected), atol=1e-6, rtol=0)
 
 
@@ -64,7 +67,7 @@ def test_advantages_discount_and_reset_at_the_end() -> None:
     buf = _tiny_buffer()
     buf["dones"][4, 1] = True  # game 1 ends at the last step: no bootstrap for it
     buf["rewards"][4, 1] = torch.tensor([-1.0, 0.0, 1.0])
-    adv = compute_advantages(**buf, gamma=0.9, lam=1.0)
+    adv = seat_gae(**buf, gamma=0.9, lam=1.0)
     # the discount is per decision of the seat; the bootstrap of game 1 is dropped.
     # seat 2 of game 1: t4 gets 1 - 0.1; t2 (-1 + 0.9 * 1) - 0.3; t0 0.9 * (-1 + 0.9) - 0.5
     torch.testing.assert_close(adv[4, 1], torch.tensor(0.9))
@@ -84,7 +87,7 @@ def _collector(pool: str, share: float, num_envs: int = 16) -> SelfPlayCollector
 
 def _net(col: SelfPlayCollector) -> PolicyNet:
     torch.manual_seed(0)
-    return PolicyNet(col.venv.obs_size, col.venv.num_actions, hidden=32).eval()
+    return PolicyNet(col.engine.obs_size, col.engine.num_actions, hidden=32).eval()
 
 
 def test_pool_share_zero_is_pure_self_play() -> None:
@@ -99,26 +102,26 @@ def test_pool_share_zero_is_pure_self_play() -> None:
 
 def test_rule_based_pool_takes_some_seats() -> None:
     col = _collector("hard:0.7,normal:0.3", 0.5)
-    assert ((col.seat_agent == -1).any(1)).all()  # at least one live seat per game
+    assert ((col.table.seat_policy == -1).any(1)).all()  # at least one live seat per game
     ro = col.collect(_net(col), 40)
     assert ro.live.any() and not ro.live.all()
     assert ro.mask[np.arange(40)[:, None], np.arange(16)[None], ro.action].all()
-    assert ((col.seat_agent == -1).any(1)).all()
+    assert ((col.table.seat_policy == -1).any(1)).all()
     # pool rows were played by the rule agents: replaying Hard on its rows gives its choices
     hard = make_agent("hard", Rules.preset("standard"), seed=0)
     pool_rows = ~ro.live
     obs, mask = ro.obs[pool_rows], ro.mask[pool_rows]
     assert (hard.act_batch(obs, mask) == ro.action[pool_rows]).mean() > 0.5
     only_pool = _collector("hard", 1.0)
-    assert ((only_pool.seat_agent == -1).sum(1) == 1).all()  # exactly the one forced live seat
+    assert ((only_pool.table.seat_policy == -1).sum(1) == 1).all()  # exactly the one forced live seat
 
 
 def test_snapshots_join_the_pool() -> None:
     col = _collector("snapshots:1", 0.5)
-    assert (col.seat_agent == -1).all()  # no snapshot yet: every seat is live
+    assert (col.table.seat_policy == -1).all()  # no snapshot yet: every seat is live
     net = _net(col)
     col.add_snapshot(net, seed=1)
-    col.seat_agent = col.draw_seats(col.num_envs)
+    col.table.seat_policy[:] = col.draw_seats(col.num_envs)
     ro = col.collect(net, 20)
     assert not ro.live.all() and ro.live.any()
     with pytest.raises(ValueError, match="needs pool members"):

@@ -15,13 +15,9 @@ import pytest
 from agents import EasyAgent
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from train.tournament import (
-    parse_agents,
-    run_tournament,
-    seat_plan,
-    summarize,
-    t_quantile,
-)
+from train.eval.report import summary_table
+from train.eval.stats import summarize, t_quantile
+from train.eval.tournament import parse_agents, run_tournament, seat_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,7 +66,7 @@ def test_summary_statistics_equal_hand_computed_values() -> None:
     assert s.head_to_head[0, 2] == pytest.approx((1 + 1 + 0.5) / 3)
     assert math.isnan(s.head_to_head[1, 1])
     assert s.rating_mu[0] > s.rating_mu[2]
-    table = s.table()
+    table = summary_table(s)
     assert "| a | 1.500" in table and "Head to head" in table
     assert s.to_dict()["agents"][0]["mean_place"] == pytest.approx(1.5)
 
@@ -125,6 +121,19 @@ def test_duplicate_replays_deal_the_same_hands_to_the_seats(seating: str) -> Non
     np.testing.assert_array_equal(res.places, expect)
     assert res.games == 12 * 4
     np.testing.assert_allclose(res.summary.mean_place, 2.5)  # everybody plays every hand
+
+
+def test_one_game_at_a_time_plays_the_same_games() -> None:
+    """A table of one game (its fast path) and a batch, refilled as games end, agree."""
+    rules = Rules.preset("standard", num_players=4)
+    agents = {f"easy{i}": EasyAgent for i in range(4)}
+    one = run_tournament(agents, rules, num_deals=3, seed=2, batch_size=1, progress=False,
+                         ratings=False)
+    batch = run_tournament(agents, rules, num_deals=3, seed=2, batch_size=5, progress=False,
+                           ratings=False)
+    np.testing.assert_array_equal(one.places, batch.places)
+    np.testing.assert_array_equal(one.points, batch.points)
+    assert one.games == batch.games == 12 and one.decisions == batch.decisions
 
 
 def test_tournament_is_seeded_and_reports_points() -> None:

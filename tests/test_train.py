@@ -1,17 +1,21 @@
-"""Training scripts (smoke tests as subprocesses), checkpoints and the policy agent."""
+"""Training scripts (smoke tests as subprocesses), their command lines, checkpoints and the
+policy agent."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import pytest
 import torch
 
 from agents.policy import CheckpointError, PolicyAgent, PolicyNet, load_policy, save_policy
+from president_env.cli import parse, parser, rule_options
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 
@@ -159,7 +163,7 @@ def test_seeded_training_repeats_exactly(tmp_path: Path) -> None:
 
 def test_shipped_policy_loads_and_beats_random() -> None:
     from agents.policy import PRETRAINED_DIR
-    from train.evaluate import evaluate_policy
+    from train.eval.tournament import evaluate_policy
 
     rules = Rules.preset("standard", num_players=4)
     agent = PolicyAgent.load(PRETRAINED_DIR / "standard_4p.pt", rules)
@@ -167,3 +171,49 @@ def test_shipped_policy_loads_and_beats_random() -> None:
     rows = evaluate_policy(agent, rules, num_deals=50, seed=3, baselines=("random",),
                            progress=False)
     assert rows[0]["mean_place_hi"] < 1.6  # random opponents average 2.5
+
+
+
+@dataclass
+class _Base:
+    deals: int = 10
+    """Deals to play, 100% of them."""
+    tags: tuple[str, ...] = ("a", "b")
+    """Tags, comma-separated."""
+
+
+@dataclass
+class _Args(_Base):
+    deals: int = 5
+    seating: Literal["rotate", "all"] = "rotate"
+    """How to seat."""
+    progress: bool = True
+    """Show a bar."""
+    out: Path | None = None
+    """Output."""
+    extra: dict[str, Any] = rule_options()
+    """Rule options."""
+    plain: list[int] = field(default_factory=list)
+
+
+def test_command_lines_come_from_the_dataclasses() -> None:
+    from train import ppo_pool, selfplay_ppo
+
+    help_text = " ".join(parser(_Args).format_help().split())
+    for doc in ("Deals to play, 100% of them. (default: 5)", "How to seat.", "Show a bar.",
+                "--no-progress", "Rule options.", "KEY=VALUE"):
+        assert doc in help_text, doc
+    assert parse(_Args, []) == _Args()
+    args = parse(_Args, ["--deals", "3", "--tags", "x,y", "--seating", "all", "--no-progress",
+                         "--out", "o", "--rule", "deals=3", "--rule", "jokers=2", "--plain", "1,2"])
+    assert args == _Args(3, ("x", "y"), "all", False, Path("o"), {"deals": 3, "jokers": 2}, [1, 2])
+    assert parse(_Args, ["--progress", "false"]).progress is False
+    assert parse(_Args, ["--progress"]).progress is True
+    for bad in (["--seating", "none"], ["--deals", "x"], ["--progress", "maybe"], ["--plain", "1,a"]):
+        with pytest.raises(SystemExit):
+            parse(_Args, bad)
+    # the trainers: every field documented, the shared ones from PPOArgs
+    for cls in (ppo_pool.Args, selfplay_ppo.Args):
+        text = " ".join(parser(cls).format_help().split())
+        assert "Rules preset the policy is trained for." in text and "PPO clip range." in text
+        assert "Output folder: checkpoints" in text  # `out` declared again, doc inherited

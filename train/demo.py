@@ -10,22 +10,39 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from agents.policy import PRETRAINED_DIR, PolicyAgent
+from president_env.cli import parse
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.render import render_table
-from train.evaluate import evaluate_policy, table
-from train.plots import plot_learning_curve
-from train.ppo_pool import Args, train
+from train import ppo_pool
+from train.eval.report import plot_learning_curve, policy_table
+from train.eval.tournament import evaluate_policy
 
 PRETRAINED = PRETRAINED_DIR / "standard_4p.pt"
+
+
+@dataclass
+class Args:
+    minutes: float = 3.0
+    """Training time."""
+    deals: int = 500
+    """Duplicate deals per tournament."""
+    bc_decisions: int = 100_000
+    """Imitation warm start size (decisions of the Hard agent)."""
+    num_envs: int = 128
+    """Games played at once in training."""
+    seed: int = 0
+    """Seed of the game shown, the training and the tournaments."""
+    out: Path = Path("results/demo")
+    """Output folder: the run, the learning curve, the tables."""
 
 
 def show_game(rules: Rules, seed: int, plays: int = 6) -> None:
@@ -43,14 +60,7 @@ def show_game(rules: Rules, seed: int, plays: int = 6) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--minutes", type=float, default=3.0, help="training time")
-    ap.add_argument("--deals", type=int, default=500, help="duplicate deals per tournament")
-    ap.add_argument("--bc-decisions", type=int, default=100_000, help="imitation warm start size")
-    ap.add_argument("--num-envs", type=int, default=128, help="games played at once in training")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", type=Path, default=Path("results/demo"))
-    args = ap.parse_args(argv)
+    args = parse(Args, argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rules = Rules.preset("standard", num_players=4)
 
@@ -59,8 +69,8 @@ def main(argv: list[str] | None = None) -> None:
 
     print("=" * 78 + f"\n2. Training a policy for {args.minutes:g} minutes on the CPU\n" + "=" * 78)
     t0 = time.perf_counter()
-    summary = train(
-        Args(
+    summary = ppo_pool.train(
+        ppo_pool.Args(
             preset="standard",
             total_steps=10**9,
             max_seconds=args.minutes * 60,
@@ -92,9 +102,9 @@ def main(argv: list[str] | None = None) -> None:
         rows = evaluate_policy(policy, rules, args.deals, seed=args.seed + 1, progress=True)
         results[label] = rows
         print(f"\n{label} ({path}):\n")
-        print(table(rows, rules.num_players))
+        print(policy_table(rows, rules.num_players))
     (args.out / "tournaments.json").write_text(json.dumps(results, indent=2))
-    md = "\n\n".join(f"## {k}\n\n{table(v, rules.num_players)}" for k, v in results.items())
+    md = "\n\n".join(f"## {k}\n\n{policy_table(v, rules.num_players)}" for k, v in results.items())
     (args.out / "tournaments.md").write_text(md + "\n")
     print(f"\nwritten: {args.out}/tournaments.md, tournaments.json, learning_curve.png")
 

@@ -19,9 +19,9 @@ from typing import Any
 import torch
 
 from agents import make_agent
+from president_env.cli import parse
 from president_env.core.rules import Rules
 from president_env.single_agent import SingleAgentEnv
-from train import cli
 
 
 @dataclass
@@ -90,9 +90,5 @@ def train(args: Args) -> dict[str, Any]:
     return {"model": str(path), "run_dir": str(run_dir), "steps": int(model.num_timesteps)}
 
 
-def parse_args(argv: list[str] | None = None) -> Args:
-    return cli.parse_args(Args, argv, __doc__)
-
-
 if __name__ == "__main__":
-    print(train(parse_args()))
+    print(train(parse(Args)))

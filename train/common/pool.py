@@ -1,0 +1,59 @@
+"""Opponent pools: rule-based agents by weight, and frozen snapshots of the policy.
+
+``"hard:0.6,normal:0.3,easy:0.1"`` names rule-based agents and their weights (a missing weight
+is 1); agent ``i`` of the list is seeded ``seed + i``. In the self-play pool the name
+``snapshots`` stands for the frozen copies of the policy, its weight shared among them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from agents import make_agent
+from agents.policy import PolicyAgent, PolicyNet
+from president_env.core.rules import Rules
+from president_env.table import Policy
+
+SNAPSHOTS = "snapshots"
+
+
+def parse_opponents(spec: str, rules: Rules, seed: int) -> tuple[list[Policy], list[float]]:
+    """``"hard:0.6,normal:0.4"`` -> the agents (agent ``i`` seeded ``seed + i``), their weights."""
+    agents: list[Policy] = []
+    weights: list[float] = []
+    for i, item in enumerate(spec.split(",")):
+        name, _, w = item.partition(":")
+        agents.append(make_agent(name.strip(), rules, seed=seed + i))
+        weights.append(float(w) if w else 1.0)
+    return agents, weights
+
+
+def parse_pool(spec: str, rules: Rules, seed: int) -> tuple[list[Policy], list[float], float]:
+    """``"hard:0.5,normal:0.3,snapshots:0.2"`` -> rule-based agents, their weights, snapshot weight."""
+    named: list[str] = []
+    snap_w = 0.0
+    for item in spec.split(","):
+        if not item.strip():
+            continue
+        name, _, w = item.partition(":")
+        weight = float(w) if w else 1.0
+        if weight < 0 or not math.isfinite(weight):
+            raise ValueError(f"pool weight of {name.strip()!r} must be >= 0, got {w!r}")
+        if name.strip().lower() in (SNAPSHOTS, "snapshot"):
+            snap_w += weight
+        else:
+            named.append(f"{name.strip()}:{weight}")
+    agents, weights = parse_opponents(",".join(named), rules, seed) if named else ([], [])
+    return agents, weights, snap_w
+
+
+def frozen(net: PolicyNet) -> PolicyNet:
+    """A copy of ``net`` on the CPU, detached from training."""
+    snap = PolicyNet(net.obs_size, net.num_actions, net.hidden)
+    snap.load_state_dict({k: v.detach().cpu() for k, v in net.state_dict().items()})
+    return snap
+
+
+def snapshot(net: PolicyNet, rules: Rules, seed: int, device: str = "cpu") -> PolicyAgent:
+    """A frozen copy of ``net`` as a sampling opponent (seeded), run on ``device``."""
+    return PolicyAgent(frozen(net), rules, greedy=False, seed=seed, device=device)
