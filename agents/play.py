@@ -10,17 +10,18 @@ for every other seat or a comma list, one per other seat in seat order.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
 
 from agents import AGENTS, make_agent
+from president_env.cli import parse, rule_options
 from president_env.core.cards import format_hand
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
-from president_env.core.rules import Rules, parse_rule_option
+from president_env.core.rules import Rules
 from president_env.render import describe_pile, title_name
 from president_env.table import EXTERNAL, Policy, Table
 
@@ -140,22 +141,31 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+@dataclass
+class Args:
+    """Play President against the rule-based agents in a terminal."""
+
+    preset: str = "standard"
+    """Preset of the rules."""
+    players: int = 4
+    """Players at the table."""
+    seat: int = 0
+    """Your seat, 0..players-1."""
+    opponents: str = "hard"
+    """One agent name for every other seat, or a comma list, one per other seat in seat order."""
+    seed: int | None = None
+    """Deal seed (none: a random one)."""
+    extra: dict[str, Any] = rule_options()
+    """Rule options overriding the preset."""
+
+
+PROG = "python -m agents.play"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n")[0])
-    ap.add_argument("--preset", default="standard")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1")
-    ap.add_argument(
-        "--opponents", default="hard", help=f"one of {sorted(AGENTS)} or a comma list per seat"
-    )
-    ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    ap.add_argument(
-        "--rule", action="append", default=[], type=parse_rule_option, metavar="KEY=VALUE",
-        help="override a rule option, e.g. --rule deals=3 (repeatable)",
-    )
-    args = ap.parse_args(argv)
+    args = parse(Args, argv, prog=PROG)
     try:
-        rules = Rules.preset(args.preset, num_players=args.players, **dict(args.rule))
+        rules = Rules.preset(args.preset, num_players=args.players, **args.extra)
         if not 0 <= args.seat < rules.num_players:
             raise ValueError(f"--seat must be 0..{rules.num_players - 1}, got {args.seat}")
         names = [n.strip() for n in args.opponents.split(",") if n.strip()]
@@ -165,10 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(
                 f"--opponents needs one name or {rules.num_players - 1} names, got {len(names)}"
             )
+        if args.seed is not None and args.seed < 0:
+            raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
         opponents = [make_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {e} (agents: {', '.join(sorted(AGENTS))})", file=sys.stderr)
         return 2
     try:
         return play(rules, args.seat, opponents, seed=seed)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from president_env.cli import parse, parser
 from president_env.core.actions import ActionLayout
 from president_env.core.engine import Engine, State
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
@@ -315,42 +316,43 @@ def make_jobs(
         number += 1
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m president_env.testing.difftest",
-        description="Compare the fast engine with the plain reference on random games.",
-    )
-    parser.add_argument("--games", type=int, default=10_000, help="games to compare")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="only this preset")
-    parser.add_argument("--players", type=int, help="only this player count (3..8)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed")
-    parser.add_argument("--batch", type=int, default=32, help="engine batch size")
-    parser.add_argument("--mix", action="store_true", help="only random mixes of options")
-    parser.add_argument(
-        "--pairwise",
-        action="store_true",
-        help="cycle through rules where every pair of values of any two options appears",
-    )
-    parser.add_argument(
-        "--given-hands",
-        type=float,
-        default=0.1,
-        help="fraction of batches whose first deal is a random partial deal (init_from_hands)",
-    )
-    parser.add_argument(
-        "--illegal-checks",
-        type=float,
-        default=0.01,
-        help="probability per step of also checking that a random illegal action is refused",
-    )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--keep-going", action="store_true", help="report disagreements and go on")
-    parser.add_argument("--every", type=float, default=5.0, help="seconds between progress lines")
-    return parser
+@dataclass
+class Args:
+    """Compare the fast engine with the plain reference on random games."""
+
+    games: int = 10_000
+    """Games to compare."""
+    preset: str | None = None
+    """Only this preset."""
+    players: int | None = None
+    """Only this player count (3..8)."""
+    seed: int = 0
+    """Master seed."""
+    batch: int = 32
+    """Engine batch size."""
+    mix: bool = False
+    """Only random mixes of options."""
+    pairwise: bool = False
+    """Cycle through rules where every pair of values of any two options appears."""
+    given_hands: float = 0.1
+    """Fraction of batches whose first deal is a random partial deal (init_from_hands)."""
+    illegal_checks: float = 0.01
+    """Probability per step of also checking that a random illegal action is refused."""
+    jobs: int = 1
+    """Worker processes."""
+    keep_going: bool = False
+    """Report disagreements and go on."""
+    every: float = 5.0
+    """Seconds between progress lines."""
 
 
-def _configurations(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Rules]:
+PROG = "python -m president_env.testing.difftest"
+
+
+def _configurations(parser: argparse.ArgumentParser, args: Args) -> list[Rules]:
     """The rules that batches cycle through (empty: random mixes only); exits on bad arguments."""
+    if args.preset is not None and args.preset not in PRESETS:
+        parser.error(f"--preset must be one of {sorted(PRESETS)}, got {args.preset!r}")
     if args.games < 1 or args.batch < 1 or args.jobs < 1:
         parser.error("--games, --batch and --jobs must be positive")
     if sum(map(bool, (args.mix, args.preset, args.pairwise))) > 1:
@@ -371,7 +373,7 @@ def _configurations(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     return presets
 
 
-def _report(results: Iterator[tuple[BatchJob, Tally, str | None]], args: argparse.Namespace) -> int:
+def _report(results: Iterator[tuple[BatchJob, Tally, str | None]], args: Args) -> int:
     """Print progress and every disagreement; the number of disagreements."""
     total = Tally()
     failures = 0
@@ -402,9 +404,8 @@ def _report(results: Iterator[tuple[BatchJob, Tally, str | None]], args: argpars
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    configurations = _configurations(parser, args)
+    args = parse(Args, argv, prog=PROG)
+    configurations = _configurations(parser(Args, prog=PROG), args)
     jobs = make_jobs(
         args.games,
         args.batch,
