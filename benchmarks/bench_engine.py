@@ -3,6 +3,9 @@
 One timed loop = legal_action_mask, a random legal action per game, step (unchecked: the
 actions come from the mask), and a new seeded game wherever one ended (auto-reset).
 A step is one player action in one game, as in the peers' figures.
+
+:func:`measure_advance` times the one-game path of the adapters instead: one
+:meth:`Engine.advance` per action (play, next mask and observation in one compiled call).
 """
 
 from __future__ import annotations
@@ -66,8 +69,43 @@ def measure_engine(
     }
 
 
+def measure_advance(
+    preset: str, seconds: float = 5.0, seed: int = 0, num_players: int = 4
+) -> dict[str, Any]:
+    """Steps/s and games/s of random legal games of ``preset``, one game at a time through
+    :meth:`Engine.advance` (with the mask and observation of every next player)."""
+    eng = Engine(Rules.preset(preset, num_players=num_players))
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(eng.num_actions, np.int8)
+    obs = np.zeros(eng.obs_size, np.float32)
+    row = mask.reshape(1, -1)
+    action = np.zeros(1, np.int64)
+
+    def play_game() -> int:
+        state = eng.init(rng.integers(0, 2**62, 1))
+        cur, n = eng.advance(state, -1, mask, obs), 0
+        while cur >= 0:
+            eng.sample_random(row, rng, action)  # type: ignore[arg-type]
+            cur = eng.advance(state, int(action[0]), mask, obs)
+            n += 1
+        return n
+
+    play_game()  # warm-up: compiles or loads the kernels
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += play_game()
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "name": f"president engine {preset} B=1 advance",
+        "steps_per_s": steps / elapsed,
+        "games_per_s": games / elapsed,
+        "steps_per_game": steps / max(games, 1),
+    }
+
+
 if __name__ == "__main__":
     for p in ("standard", "daifugo"):
-        for b in (1, 4096):
-            r = measure_engine(p, b, seconds=3)
+        for r in (*(measure_engine(p, b, seconds=3) for b in (1, 4096)), measure_advance(p, 3)):
             print(f"{r['name']:40s} {r['steps_per_s']:>12,.0f} steps/s {r['games_per_s']:>10,.0f} games/s")

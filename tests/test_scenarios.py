@@ -33,6 +33,7 @@ from president_env.core.engine import (
     deal_hands,
 )
 from president_env.core.rules import PRESETS, Rules, Scoring
+from president_env.rewards import deal_rewards, reward_table
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -71,6 +72,11 @@ def hands(s: State) -> list[str]:
     return [format_hand(h) for h in s.hands[0]]
 
 
+def rewards(eng: Engine, s: State) -> list[float]:
+    """The default (linear) rewards of the last step: non-zero on a step that ended a deal."""
+    return deal_rewards(s, reward_table(eng.rules))[0].tolist()
+
+
 CHECKS: dict[str, Callable[[Engine, State], Any]] = {
     "legal": legal,
     "pile": pile,
@@ -87,7 +93,7 @@ CHECKS: dict[str, Callable[[Engine, State], Any]] = {
     "deal": lambda e, s: int(s.deal[0]),
     "dealer": lambda e, s: int(s.dealer[0]),
     "deal_over": lambda e, s: bool(s.deal_over[0]),
-    "rewards": lambda e, s: s.rewards[0].tolist(),
+    "rewards": lambda e, s: rewards(e, s),
     "to_return": lambda e, s: s.to_return[0].tolist(),
     "cards_left": lambda e, s: s.cards_left[0].tolist(),
     "played": lambda e, s: {
@@ -1221,14 +1227,14 @@ def test_scoring_per_deal_and_over_deals(
     r = Rules(num_players=players, scoring=scoring, deals=2)
     eng, s = finish_first_deal_in_seat_order(r, 1)
     expect(eng, s, {"scores": points, "deal": 1, "phase": PHASE_EXCHANGE})
-    rewards = [1 - 2 * q / (players - 1) for q in range(players)]
-    assert s.rewards[0].tolist() == pytest.approx(rewards)
+    linear = [1 - 2 * q / (players - 1) for q in range(players)]
+    assert rewards(eng, s) == pytest.approx(linear)
     s = _play_to_deal_end(eng, s, np.random.default_rng(0))
     assert s.phase[0] == PHASE_DONE and s.current[0] == -1
     second = [points[q] for q in s.place[0]]
     assert s.scores[0].tolist() == [a + b for a, b in zip(points, second)]
     assert s.title[0].tolist() == s.place[0].tolist()
-    assert s.rewards[0].tolist() == pytest.approx([rewards[q] for q in s.place[0]])
+    assert rewards(eng, s) == pytest.approx([linear[q] for q in s.place[0]])
     assert not eng.legal_action_mask(s).any()
     # final standings: by cumulative score, ties broken by the last deal's place
     scores, last = s.scores[0].tolist(), s.place[0].tolist()
@@ -1350,3 +1356,50 @@ def test_card_ids_in_the_tests_match_the_encoding() -> None:
     assert parse_card("3c") == 0 and parse_card("2s") == 51 and parse_card("JK") == JOKER
     assert parse_hand("10h Ts")[Rank.TEN * 4 + Suit.HEARTS] == 1
     assert parse_hand("10h Ts")[Rank.TEN * 4 + Suit.SPADES] == 1
+
+
+# ------------------------------------------------------------------------------ shared helpers
+
+
+def test_take_cards_is_the_documented_choice_of_cards_for() -> None:
+    """The engine's one statement of the cards an action takes equals ActionLayout.cards_for."""
+    from president_env.core._kernels import take_cards
+
+    for r in (Rules(runs=True, jokers=2), Rules(num_players=7, jokers=1, runs=True, deals=2)):
+        eng = Engine(r)
+        rng = np.random.default_rng(3)
+        state = eng.init(rng.integers(0, 2**32, 8))
+        out = np.empty(NUM_CARDS, np.int64)
+        lay = eng.layout
+        for hand in state.hands.reshape(-1, NUM_CARDS):
+            for a in range(lay.num_actions):
+                try:
+                    want = lay.cards_for(a, hand)
+                except ValueError:
+                    continue  # the hand cannot make this play
+                take_cards(hand, int(lay.kind[a]), int(lay.rank[a]), int(lay.size[a]),
+                           int(lay.suit[a]), int(lay.card[a]), out)
+                assert out.tolist() == want.tolist(), lay.name(a)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_advance_is_step_then_mask_then_observation(preset: str) -> None:
+    eng = Engine(Rules.preset(preset, deals=2))
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        one, ref = eng.init([seed]), eng.init([seed])
+        mask = np.empty(eng.num_actions, np.int8)
+        obs = np.empty(eng.obs_size, np.float32)
+        cur = eng.advance(one, -1, mask, obs)
+        while True:
+            assert cur == int(ref.current[0])
+            assert mask.tolist() == eng.legal_action_mask(ref)[0].astype(np.int8).tolist()
+            assert obs.tolist() == eng.observe(ref, [max(cur, 0)])[0].tolist()
+            if cur < 0:
+                break
+            a = int(rng.choice(np.flatnonzero(mask)))
+            eng.step_inplace(ref, [a])
+            cur = eng.advance(one, a, mask, obs)
+            assert one.equals(ref)
+    with pytest.raises(ValueError, match="one game"):
+        eng.advance(eng.init([0, 1]), -1, mask, obs)

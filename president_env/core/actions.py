@@ -187,7 +187,9 @@ class ActionLayout:
     def cards_for(self, action: int, hand: npt.ArrayLike) -> npt.NDArray[np.int8]:
         """The exact cards (53 counts) that ``action`` plays or gives from ``hand``.
 
-        Raises ValueError if the hand cannot make the play (legality in the trick aside).
+        Raises ValueError if the hand cannot make the play (legality in the trick aside). The
+        engine takes the same cards, in compiled code
+        (:func:`president_env.core._kernels.take_cards`, checked against this by a test).
         """
         a = self.check(action)
         h = np.asarray(hand, dtype=np.int64)

@@ -51,6 +51,17 @@ class Kind(IntEnum):
     GIVE = 4
 
 
+class Scoring(IntEnum):
+    """How a deal's places score (``RuleParam.SCORING``; the order of ``rules.SCORINGS``)."""
+
+    PLACES = 0
+    """P points for first place .. 1 for last."""
+    PRESIDENT_VP = 1
+    """2 for the President, 1 for the Vice-President (4+ players)."""
+    TALLY = 2
+    """1 per presidency."""
+
+
 K_NONE = int(Kind.PASS)
 K_SET = int(Kind.SET)
 K_JOKERS = int(Kind.JOKERS)

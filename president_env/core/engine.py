@@ -32,16 +32,20 @@ field            dtype, shape    meaning
 ``gave``         int8 [B,P,53]   cards given in this deal's exchange
 ``received``     int8 [B,P,53]   cards received in this deal's exchange
 ``to_return``    int8 [B,P]      cards a player still has to return in the exchange
-``rewards``      float32 [B,P]   set on the step that ends a deal: 1 - 2 * place / (P - 1)
 ``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
 ``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
 ``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
 ===============  ==============  ===============================================================
 
 A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
-state is always waiting for the player in ``current``; ``deal_over`` and ``rewards`` tell that
-a deal ended. Deal ``d`` of game ``b`` is dealt from ``(seed[b], d)`` alone, so a batch of
-``B`` games equals ``B`` games run one at a time.
+state is always waiting for the player in ``current``; ``deal_over`` tells that a deal ended,
+and ``title`` then holds its places (``place`` already belongs to the next deal). The engine
+keeps no reward scheme: :mod:`president_env.rewards` turns those places into rewards. Deal
+``d`` of game ``b`` is dealt from ``(seed[b], d)`` alone, so a batch of ``B`` games equals
+``B`` games run one at a time.
+
+For one game at a time, :meth:`Engine.advance` plays an action and fills the mask and the
+observation of the next player to act in one compiled call (the adapters' fast path).
 """
 
 from __future__ import annotations
@@ -56,12 +60,11 @@ import numpy.typing as npt
 from president_env.core import _kernels as K
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_CARDS, parse_hand
-from president_env.core.observe import ObservationLayout, observe_kernel
+from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
+from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
 
-PHASE_EXCHANGE = K.PHASE_EXCHANGE
-PHASE_PLAY = K.PHASE_PLAY
-PHASE_DONE = K.PHASE_DONE
+__all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "State", "deal_hands"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -85,12 +88,11 @@ _DTYPES: dict[str, tuple[Any, tuple[str, ...]]] = {
     "gave": (np.int8, ("P", "C")),
     "received": (np.int8, ("P", "C")),
     "to_return": (np.int8, ("P",)),
-    "rewards": (np.float32, ("P",)),
     "deal_over": (np.bool_, ()),
     "seed": (np.uint64, ()),
     "dealer": (np.int8, ()),
 }
-assert tuple(_DTYPES) == K.STATE_FIELDS
+assert tuple(_DTYPES) == K.Arrays._fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,18 +121,21 @@ class State:
     gave: npt.NDArray[np.int8]
     received: npt.NDArray[np.int8]
     to_return: npt.NDArray[np.int8]
-    rewards: npt.NDArray[np.float32]
     deal_over: npt.NDArray[np.bool_]
     seed: npt.NDArray[np.uint64]
     dealer: npt.NDArray[np.int8]
-    _arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    _arrays: K.Arrays = field(init=False, repr=False, compare=False)
+    _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_arrays", tuple(getattr(self, n) for n in K.STATE_FIELDS))
+        arrays = K.Arrays(*(getattr(self, n) for n in K.Arrays._fields))
+        object.__setattr__(self, "_arrays", arrays)
+        object.__setattr__(self, "_flat", tuple(arrays))
 
     @classmethod
     def zeros(cls, batch: int, num_players: int) -> State:
-        dims = {"P": num_players, "C": NUM_CARDS, "R": 14}
+        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE}
         return cls(
             **{
                 name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
@@ -156,8 +161,8 @@ class State:
         """Cards held per player ``[B, P]``."""
         return self.hands.sum(axis=-1, dtype=np.int64)
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in kernel order."""
+    def arrays(self) -> K.Arrays:
+        """The arrays as the kernels read them: a NamedTuple in field order."""
         return self._arrays
 
     def copy(self) -> State:
@@ -171,8 +176,8 @@ class State:
 
     def put(self, index: IntArray | slice, other: State) -> None:
         """Write the games of ``other`` into this state at ``index``, in place."""
-        for name in K.STATE_FIELDS:
-            getattr(self, name)[index] = getattr(other, name)
+        for mine, theirs in zip(self.arrays(), other.arrays()):
+            mine[index] = theirs
 
     def equals(self, other: State) -> bool:
         return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
@@ -200,28 +205,10 @@ class Engine:
         self.num_actions = self.layout.num_actions
         self.num_players = r.num_players
         self.obs_size = self.obs_layout.size
+        # what the kernels read, built once (plain tuples: see president_env.core._kernels._types)
         self._rp = rule_params(r)
-        lay = self.layout
-        runs = np.array(lay.runs, dtype=np.int64).reshape(-1, 3)
-        self._mask_args = (
-            self._rp,
-            runs[:, 0].copy(),
-            runs[:, 1].copy(),
-            runs[:, 2].copy(),
-            lay.set_base,
-            lay.joker_base,
-            lay.run_base,
-            lay.give_base,
-            lay.num_actions - lay.give_base,
-        )
-        self._step_args = (
-            self._rp,
-            lay.kind.astype(np.int64),
-            lay.rank.astype(np.int64),
-            lay.size.astype(np.int64),
-            lay.suit.astype(np.int64),
-            lay.card.astype(np.int64),
-        )
+        self._play_tables = tuple(_play_tables(self.layout))
+        self._mask_tables = tuple(_mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
 
     # ------------------------------------------------------------------ start
@@ -230,7 +217,7 @@ class Engine:
         s = _as_seeds(seeds)
         state = State.zeros(len(s), self.num_players)
         state.seed[:] = s
-        K.init_kernel(self._rp, state.arrays(), True)
+        K.init_kernel(self._rp, state._flat, True)
         return state
 
     def init_from_hands(
@@ -248,7 +235,7 @@ class Engine:
         state = State.zeros(len(h), self.num_players)
         state.seed[:] = s
         state.hands[:] = h
-        K.init_kernel(self._rp, state.arrays(), False)
+        K.init_kernel(self._rp, state._flat, False)
         return state
 
     def _parse_hands(self, hands: Any) -> npt.NDArray[np.int8]:
@@ -295,14 +282,14 @@ class Engine:
         """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
         if out is None:
             out = np.zeros((state.batch_size, self.num_actions), np.bool_)
-        K.mask_kernel(*self._mask_args, state.arrays(), out)
+        K.mask_kernel(self._rp, self._mask_tables, state._flat, out)
         return out
 
     def step(self, state: State, actions: npt.ArrayLike) -> State:
         """A new State after the player to act in each game took ``actions[b]``.
 
         Raises ValueError (and changes nothing) if any action is illegal. Finished games ignore
-        their action (their ``deal_over`` and ``rewards`` are cleared, as in every step).
+        their action (their ``deal_over`` is cleared, as in every step).
         """
         new = state.copy()
         self.step_inplace(new, actions)
@@ -318,8 +305,8 @@ class Engine:
         """Like :meth:`step`, writing into ``state``.
 
         ``where`` (bool [B]) steps only the selected games; the others keep their state
-        (``deal_over`` and ``rewards`` included). ``check=False`` skips the legality check
-        (for actions drawn from the mask); an illegal action then corrupts the state.
+        (``deal_over`` included). ``check=False`` skips the legality check (for actions drawn
+        from the mask); an illegal action then corrupts the state.
         """
         if (
             isinstance(actions, np.ndarray)
@@ -329,27 +316,63 @@ class Engine:
             a = actions
         else:
             a = self._as_actions(actions, state.batch_size)
-        live = state.phase != PHASE_DONE
+        sel = None
         if where is not None:
             sel = np.asarray(where, np.bool_)
             if sel.shape != (state.batch_size,):
                 raise ValueError(f"where must have shape ({state.batch_size},), got {sel.shape}")
-            live = live & sel
             a = np.where(sel, a, -1)
         if check:
-            bad = self._first_illegal(state, a, live)
+            live = state.phase != PHASE_DONE
+            bad = self._first_illegal(state, a, live if sel is None else live & sel)
             if bad >= 0:
                 raise ValueError(self._illegal_message(state, bad, int(a[bad])))
-        K.step_kernel(*self._step_args, state.arrays(), a)
+        K.step_kernel(self._rp, self._play_tables, state._flat, a)
+
+    def advance(
+        self,
+        state: State,
+        action: int,
+        mask: npt.NDArray[np.int8],
+        obs: npt.NDArray[np.float32],
+    ) -> int:
+        """One game, one compiled call: the player to act in ``state`` (a batch of one) takes
+        ``action`` (skipped if < 0; NOT checked: it must be legal), then ``mask`` (int8 [A])
+        and ``obs`` (float32 [O]) receive the legal actions and the observation of the next
+        player to act, who is returned (-1 once the game is over; ``obs`` is then seat 0's).
+
+        The same results as :meth:`step_inplace` (``check=False``), :meth:`legal_action_mask`
+        and :meth:`observe`, in one call instead of three: the fast path of the adapters.
+        """
+        if state.phase.shape[0] != 1:
+            raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
+        return int(
+            K.advance_kernel(
+                self._rp,
+                self._play_tables,
+                self._mask_tables,
+                self._obs_offsets,
+                self.rules.deals,
+                state._flat,
+                action,
+                mask,
+                obs,
+            )
+        )
+
+    def _first_illegal_in(self, state: State, actions: IntArray) -> int:
+        return int(
+            K.first_illegal(self._rp, self._mask_tables, state._flat, actions, self.num_actions)
+        )
 
     def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
         if live.all():
-            return int(K.first_illegal(*self._mask_args, state.arrays(), actions, self.num_actions))
+            return self._first_illegal_in(state, actions)
         idx = np.flatnonzero(live)
         if len(idx) == 0:
             return -1
         sub = state.take(idx)
-        bad = int(K.first_illegal(*self._mask_args, sub.arrays(), actions[idx], self.num_actions))
+        bad = self._first_illegal_in(sub, actions[idx])
         return -1 if bad < 0 else int(idx[bad])
 
     def _as_actions(self, actions: npt.ArrayLike, batch: int) -> npt.NDArray[np.int64]:
@@ -398,7 +421,7 @@ class Engine:
                 f"out must be float32 of shape ({state.batch_size}, {self.obs_size}), "
                 f"got {out.dtype} {out.shape}"
             )
-        observe_kernel(self._rp, self._obs_offsets, state.arrays(), pl, self.rules.deals, out)
+        K.observe_kernel(self._rp, self._obs_offsets, state._flat, pl, self.rules.deals, out)
         return out
 
     def sample_random(
@@ -412,9 +435,9 @@ class Engine:
     def reset_where(self, state: State, done: BoolArray, seeds: npt.ArrayLike) -> None:
         """Start new seeded games in place wherever ``done`` (seeds: one per game, [B]).
 
-        ``deal_over`` and ``rewards`` keep describing the step that ended the old game until
-        the next step."""
-        K.reset_where(self._rp, state.arrays(), np.asarray(done, np.bool_), _as_seeds(seeds))
+        ``deal_over`` keeps describing the step that ended the old game until the next step
+        (but ``title`` is reset: read the old game's places before)."""
+        K.reset_where(self._rp, state._flat, np.asarray(done, np.bool_), _as_seeds(seeds))
 
     def standings(self, state: State) -> npt.NDArray[np.int64]:
         """Final ranking ``[B, P]`` (0 = best): by score, ties broken by the last deal's place."""
@@ -424,6 +447,28 @@ class Engine:
         np.put_along_axis(ranks, order, np.arange(self.num_players)[None], axis=1)
         return ranks
 
+
+def _play_tables(layout: ActionLayout) -> K.PlayTables:
+    """What each action id plays, as the kernels read it."""
+    return K.PlayTables(
+        *(t.astype(np.int64) for t in (layout.kind, layout.rank, layout.size, layout.suit,
+                                       layout.card))
+    )
+
+
+def _mask_tables(layout: ActionLayout) -> K.MaskTables:
+    """Where the blocks of action ids start, and the runs, as the kernels read them."""
+    runs = np.array(layout.runs, dtype=np.int64).reshape(-1, 3)
+    return K.MaskTables(
+        run_suit=runs[:, 0].copy(),
+        run_bottom=runs[:, 1].copy(),
+        run_len=runs[:, 2].copy(),
+        set_base=layout.set_base,
+        joker_base=layout.joker_base,
+        run_base=layout.run_base,
+        give_base=layout.give_base,
+        num_give=layout.num_actions - layout.give_base,
+    )
 
 
 def _as_seeds(seeds: npt.ArrayLike, batch: int | None = None) -> npt.NDArray[np.uint64]:

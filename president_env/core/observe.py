@@ -1,7 +1,9 @@
 """Per-player observation: one flat float32 vector per game, never revealing hidden cards.
 
 Layout (``P`` players; "seat k" below is the k-th seat to the observer's left, seat 0 = the
-observer itself). :class:`ObservationLayout` gives every block as a named slice.
+observer itself). :class:`ObservationLayout` gives every block as a named slice and
+:class:`ObsBlock` its index among the blocks, for compiled code; the engine's kernel that
+writes observations is :mod:`president_env.core._kernels._observe`.
 
 ===================  ===========  ============================================================
 name                 size         content
@@ -35,12 +37,63 @@ counts of cards left.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
 from president_env.core.rules import Rules
+
+
+class ObsBlock(IntEnum):
+    """The blocks of the observation in order (the layout's name is the lower-case member name);
+    compiled code finds block ``k`` at ``offsets[k]`` (:meth:`ObservationLayout.offsets`)."""
+
+    HAND = 0
+    PLAYED = 1
+    PILE_KIND = 2
+    PILE_SIZE = 3
+    PILE_RANK = 4
+    REVOLUTION = 5
+    LEADING = 6
+    PHASE = 7
+    TO_ACT = 8
+    CARDS_LEFT = 9
+    PASSED = 10
+    LAST_PLAYER = 11
+    CURRENT = 12
+    PLACE = 13
+    TITLE = 14
+    SCORE = 15
+    GAVE = 16
+    RECEIVED = 17
+    TO_RETURN = 18
+    DEAL = 19
+
+
+def _block_sizes(p: int) -> dict[ObsBlock, int]:
+    return {
+        ObsBlock.HAND: NUM_CARDS,
+        ObsBlock.PLAYED: NUM_RANKS + 1,
+        ObsBlock.PILE_KIND: 4,
+        ObsBlock.PILE_SIZE: 1,
+        ObsBlock.PILE_RANK: NUM_RANKS,
+        ObsBlock.REVOLUTION: 1,
+        ObsBlock.LEADING: 1,
+        ObsBlock.PHASE: 3,
+        ObsBlock.TO_ACT: 1,
+        ObsBlock.CARDS_LEFT: p,
+        ObsBlock.PASSED: p,
+        ObsBlock.LAST_PLAYER: p,
+        ObsBlock.CURRENT: p,
+        ObsBlock.PLACE: p * p,
+        ObsBlock.TITLE: p * p,
+        ObsBlock.SCORE: p,
+        ObsBlock.GAVE: NUM_CARDS,
+        ObsBlock.RECEIVED: NUM_CARDS,
+        ObsBlock.TO_RETURN: 1,
+        ObsBlock.DEAL: 1,
+    }
 
 
 @dataclass(frozen=True)
@@ -52,85 +105,18 @@ class ObservationLayout:
     slices: dict[str, slice] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        p = self.rules.num_players
-        blocks = [
-            ("hand", NUM_CARDS),
-            ("played", NUM_RANKS + 1),
-            ("pile_kind", 4),
-            ("pile_size", 1),
-            ("pile_rank", NUM_RANKS),
-            ("revolution", 1),
-            ("leading", 1),
-            ("phase", 3),
-            ("to_act", 1),
-            ("cards_left", p),
-            ("passed", p),
-            ("last_player", p),
-            ("current", p),
-            ("place", p * p),
-            ("title", p * p),
-            ("score", p),
-            ("gave", NUM_CARDS),
-            ("received", NUM_CARDS),
-            ("to_return", 1),
-            ("deal", 1),
-        ]
         slices: dict[str, slice] = {}
         start = 0
-        for name, n in blocks:
-            slices[name] = slice(start, start + n)
+        for block, n in _block_sizes(self.rules.num_players).items():
+            slices[block.name.lower()] = slice(start, start + n)
             start += n
         object.__setattr__(self, "slices", slices)
         object.__setattr__(self, "size", start)
 
     def offsets(self) -> np.ndarray:
-        """Start of every block, in the order of the table (for the kernel)."""
+        """Start of every block, indexed by :class:`ObsBlock` (for compiled code)."""
         return np.array([s.start for s in self.slices.values()], dtype=np.int64)
 
     def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """The blocks of one or more observations (last axis), as views."""
         return {name: obs[..., s] for name, s in self.slices.items()}
-
-
-@njit(cache=True, nogil=True)
-def observe_kernel(rp, off, st, players, deals, out):  # type: ignore[no-untyped-def]
-    (hands, phase, current, pile_kind, pile_rank, pile_size, last_player, passed, revolution,
-     place, n_finished, title, scores, deal, played, gave, received, to_return, rewards,
-     deal_over, seed, dealer) = st
-    n_players = rp[0]
-    out[:, :] = 0.0
-    for b in range(out.shape[0]):
-        me = players[b]
-        o = out[b]
-        for c in range(53):
-            o[off[0] + c] = hands[b, me, c]
-        for r in range(14):
-            o[off[1] + r] = played[b, r]
-        o[off[2] + pile_kind[b]] = 1.0
-        o[off[3]] = pile_size[b]
-        if pile_rank[b] >= 0:
-            o[off[4] + pile_rank[b]] = 1.0
-        o[off[5]] = 1.0 if revolution[b] else 0.0
-        to_act = current[b] == me
-        o[off[6]] = 1.0 if (to_act and pile_kind[b] == 0 and phase[b] == 1) else 0.0
-        o[off[7] + phase[b]] = 1.0
-        o[off[8]] = 1.0 if to_act else 0.0
-        for k in range(n_players):
-            q = (me + k) % n_players
-            left = 0
-            for c in range(53):
-                left += hands[b, q, c]
-            o[off[9] + k] = left
-            o[off[10] + k] = 1.0 if passed[b, q] else 0.0
-            o[off[11] + k] = 1.0 if last_player[b] == q else 0.0
-            o[off[12] + k] = 1.0 if current[b] == q else 0.0
-            if place[b, q] >= 0:
-                o[off[13] + k * n_players + place[b, q]] = 1.0
-            if title[b, q] >= 0:
-                o[off[14] + k * n_players + title[b, q]] = 1.0
-            o[off[15] + k] = scores[b, q]
-        for c in range(53):
-            o[off[16] + c] = gave[b, me, c]
-            o[off[17] + c] = received[b, me, c]
-        o[off[18]] = to_return[b, me]
-        o[off[19]] = deal[b] / deals

@@ -1,0 +1,49 @@
+"""Compiled (numba) kernels of the batched engine.
+
+Each kernel loops over the games of a batch in compiled code (no Python loop over games) and
+over the small constant axes (players, ranks, suits) inside each game. The state reaches them
+as the 21 arrays of :class:`~president_env.core.engine.State` (read by name through
+:class:`Arrays`), the rule options as the int64 vector of
+:func:`~president_env.core.rules.rule_params` (read through
+:class:`~president_env.core.rules.RuleParam`), the action layout as :class:`PlayTables` and
+:class:`MaskTables`. :mod:`president_env.core.engine` calls these after validating the inputs;
+the agents' kernels reuse :func:`take_cards` and :data:`SOURCES_HASH`.
+
+==============  ===================================================================
+module          concern
+==============  ===================================================================
+``_types``      the NamedTuples of arrays the kernels read
+``_deal``       seeded shuffle, start and end of a deal, new games
+``_legal``      legal actions: sets, jokers alone, runs; first illegal; sampling
+``_play``       one action: cards taken, clears, revolution, going out, next turn
+``_observe``    one player's observation
+``_advance``    one game in one call (play, mask, observation)
+``_jit``        the ``@kernel`` decorator: numba's cache keyed on all these sources
+==============  ===================================================================
+"""
+
+from president_env.core._kernels._advance import advance_kernel
+from president_env.core._kernels._deal import deal_into, init_kernel, reset_where
+from president_env.core._kernels._jit import SOURCES_HASH, kernel
+from president_env.core._kernels._legal import first_illegal, mask_kernel, sample_legal
+from president_env.core._kernels._observe import observe_kernel
+from president_env.core._kernels._play import step_kernel, take_cards
+from president_env.core._kernels._types import Arrays, MaskTables, PlayTables
+
+__all__ = [
+    "SOURCES_HASH",
+    "Arrays",
+    "MaskTables",
+    "PlayTables",
+    "advance_kernel",
+    "deal_into",
+    "first_illegal",
+    "init_kernel",
+    "kernel",
+    "mask_kernel",
+    "observe_kernel",
+    "reset_where",
+    "sample_legal",
+    "step_kernel",
+    "take_cards",
+]

@@ -1,0 +1,222 @@
+"""Deals: the seeded shuffle, the start of a deal (reset, automatic exchange gifts), the end of
+a deal (places, titles, scores; the next deal or the end of the game), and new games.
+
+Titles are the places of the previous deal: 0 is the President, 1 the Vice-President,
+``P - 2`` the Vice-Bum and ``P - 1`` the Bum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._types import Arrays
+from president_env.core.constants import JOKER, NUM_CARDS, NUM_NATURAL, Kind, Phase, Scoring
+from president_env.core.rules import SCORINGS, RuleParam
+
+assert tuple(s.name.lower() for s in Scoring) == SCORINGS, "Scoring follows rules.SCORINGS"
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+# ---------------------------------------------------------------- seeded shuffle
+@kernel
+def splitmix(x: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One step of SplitMix64: the next state and its output."""
+    x = x + _GOLDEN
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, z ^ (z >> np.uint64(31))
+
+
+@kernel
+def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, out):  # type: ignore[no-untyped-def]
+    """Shuffle the pack with a generator keyed by (seed, deal_no) and deal it into ``out``.
+
+    Cards go one at a time, starting at the dealer's left (seat dealer + 1).
+    """
+    n = NUM_NATURAL * n_decks + n_jokers
+    deck = np.empty(n, np.int64)
+    k = 0
+    for _ in range(n_decks):
+        for c in range(NUM_NATURAL):
+            deck[k] = c
+            k += 1
+    for _ in range(n_jokers):
+        deck[k] = JOKER
+        k += 1
+    x, _r = splitmix(np.uint64(seed))
+    x = x ^ (np.uint64(deal_no) * np.uint64(0xD1B54A32D192ED03))
+    for i in range(n - 1, 0, -1):
+        x, r = splitmix(x)
+        j = np.int64(r % np.uint64(i + 1))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    out[:] = 0
+    for i in range(n):
+        out[(dealer + 1 + i) % n_players, deck[i]] += 1
+
+
+# ---------------------------------------------------------------- small helpers
+@kernel(inline="always")
+def seat_with_title(title, b, t, n_players):  # type: ignore[no-untyped-def]
+    """The seat of game ``b`` whose title is ``t`` (-1 if none)."""
+    for q in range(n_players):
+        if title[b, q] == t:
+            return q
+    return -1
+
+
+@kernel(inline="always")
+def give(st: Arrays, b, src, dst, card):  # type: ignore[no-untyped-def]
+    """Move one ``card`` from seat ``src`` to seat ``dst`` in the exchange."""
+    st.hands[b, src, card] -= 1
+    st.hands[b, dst, card] += 1
+    st.gave[b, src, card] += 1
+    st.received[b, dst, card] += 1
+
+
+@kernel(inline="always")
+def _best_card(hands, b, p):  # type: ignore[no-untyped-def]
+    for c in range(NUM_CARDS - 1, -1, -1):
+        if hands[b, p, c] > 0:
+            return c
+    return -1
+
+
+@kernel(inline="always")
+def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
+    """Points of a finishing ``place`` under the ``scoring`` (see :class:`Scoring`)."""
+    if scoring == Scoring.PLACES:
+        return n_players - place
+    if scoring == Scoring.PRESIDENT_VP:
+        if place == 0:
+            return 2
+        return 1 if place == 1 and n_players >= 4 else 0
+    return 1 if place == 0 else 0  # tally of presidencies
+
+
+# ---------------------------------------------------------------- start of a deal
+@kernel(inline="always")
+def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
+    """An empty pile, nobody passed or finished, no revolution, nothing played or exchanged."""
+    st.pile_kind[b] = Kind.PASS
+    st.pile_rank[b] = -1
+    st.pile_size[b] = 0
+    st.last_player[b] = -1
+    st.passed[b, :] = False
+    st.revolution[b] = False
+    st.place[b, :] = -1
+    st.n_finished[b] = 0
+    st.played[b, :] = 0
+    st.gave[b, :, :] = 0
+    st.received[b, :, :] = 0
+    st.to_return[b, :] = 0
+    st.phase[b] = Phase.PLAY
+
+
+@kernel(inline="always")
+def _first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """Who leads the first deal: seat 0, or the holder of the 3 of clubs (card 0)."""
+    if rp[RuleParam.SEAT0_LEADS] != 0:
+        return 0
+    for q in range(rp[RuleParam.PLAYERS]):
+        if st.hands[b, q, 0] > 0:
+            return q
+    return 0
+
+
+@kernel(inline="always")
+def _exchange_gifts(rp, st: Arrays, b, bum):  # type: ignore[no-untyped-def]
+    """The Bum gives its two best cards to the President (and, with 4+ players, the Vice-Bum
+    its best card to the Vice-President), who then return as many: the President acts."""
+    n_players = rp[RuleParam.PLAYERS]
+    president = seat_with_title(st.title, b, 0, n_players)
+    for _ in range(2):
+        give(st, b, bum, president, _best_card(st.hands, b, bum))
+    st.to_return[b, president] = 2
+    if n_players >= 4:
+        vice_bum = seat_with_title(st.title, b, n_players - 2, n_players)
+        vice = seat_with_title(st.title, b, 1, n_players)
+        give(st, b, vice_bum, vice, _best_card(st.hands, b, vice_bum))
+        st.to_return[b, vice] = 1
+    st.phase[b] = Phase.EXCHANGE
+    st.current[b] = president
+
+
+@kernel
+def start_deal(rp, st: Arrays, b, deal_cards):  # type: ignore[no-untyped-def]
+    """Deal (unless the hands were given), reset the deal's state, run the automatic gifts."""
+    n_players = rp[RuleParam.PLAYERS]
+    if deal_cards:
+        deal_into(st.seed[b], st.deal[b], st.dealer[b], n_players, rp[RuleParam.DECKS],
+                  rp[RuleParam.JOKERS], st.hands[b])
+    _reset_deal(st, b)
+    if st.deal[b] == 0:
+        st.current[b] = _first_lead(rp, st, b)
+        return
+    bum = seat_with_title(st.title, b, n_players - 1, n_players)
+    st.current[b] = bum  # the Bum leads the deals after the first
+    if rp[RuleParam.EXCHANGE] != 0:
+        _exchange_gifts(rp, st, b, bum)
+
+
+# ---------------------------------------------------------------- end of a deal
+@kernel
+def end_deal(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """The last player gets the last place; titles and scores; the next deal or game over."""
+    n_players = rp[RuleParam.PLAYERS]
+    for q in range(n_players):
+        if st.place[b, q] < 0:
+            st.place[b, q] = n_players - 1
+    st.n_finished[b] = n_players
+    best = 0
+    for q in range(n_players):
+        pl = st.place[b, q]
+        st.title[b, q] = pl
+        st.scores[b, q] += _deal_points(rp[RuleParam.SCORING], pl, n_players)
+        if st.scores[b, q] > best:
+            best = st.scores[b, q]
+    st.deal_over[b] = True
+    target = rp[RuleParam.TARGET_SCORE]
+    if st.deal[b] + 1 >= rp[RuleParam.DEALS] or (target > 0 and best >= target):
+        st.phase[b] = Phase.DONE
+        st.current[b] = -1
+        return
+    st.deal[b] += 1
+    st.dealer[b] = seat_with_title(st.title, b, n_players - 1, n_players)  # the Bum deals
+    start_deal(rp, st, b, True)
+
+
+# ---------------------------------------------------------------- new games
+@kernel(inline="always")
+def _new_game(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """No titles or scores yet, deal 0, dealt by seat P - 1."""
+    st.title[b, :] = -1
+    st.scores[b, :] = 0
+    st.deal[b] = 0
+    st.dealer[b] = rp[RuleParam.PLAYERS] - 1
+
+
+@kernel
+def init_kernel(rp, arrays, deal_cards):  # type: ignore[no-untyped-def]
+    """Start every game: the arrays hold zeros, seeds are set (and hands, unless
+    ``deal_cards``)."""
+    st = Arrays(*arrays)
+    for b in range(st.phase.shape[0]):
+        _new_game(rp, st, b)
+        st.deal_over[b] = False
+        start_deal(rp, st, b, deal_cards)
+
+
+@kernel
+def reset_where(rp, arrays, done, new_seeds):  # type: ignore[no-untyped-def]
+    """Start a new game (seeded deal) in every game b where ``done[b]``."""
+    st = Arrays(*arrays)
+    for b in range(done.shape[0]):
+        if done[b]:
+            st.seed[b] = new_seeds[b]
+            _new_game(rp, st, b)
+            start_deal(rp, st, b, True)

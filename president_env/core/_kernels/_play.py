@@ -1,0 +1,204 @@
+"""One action: the cards it takes, what it does to the trick (clears, revolution, going out),
+the exchange's returned cards, and who acts next.
+
+:func:`step_kernel` reads as the rules of a turn; its helpers take the game's numbers and the
+few arrays they touch (see :mod:`._types` on why not the whole state inside the loop).
+
+:func:`take_cards` is the one statement of which cards an action takes from a hand (also the
+documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
+natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
+for each place held and a joker for each other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from president_env.core._kernels._deal import end_deal, give, seat_with_title
+from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._types import Arrays, PlayTables
+from president_env.core.constants import EIGHT, JOKER, NUM_CARDS, NUM_SUITS, TOP, Kind, Phase
+from president_env.core.rules import RuleParam
+
+
+# ---------------------------------------------------------------- cards of an action
+@kernel(inline="always")
+def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-untyped-def]
+    """Write into ``out`` (an int vector of 53 counts) the cards that the action (kind, rank,
+    size, suit, card: one row of the action tables) takes from ``hand`` (53 counts).
+
+    A pass takes nothing; the hand is assumed able to make the play (see the mask).
+    """
+    out[:] = 0
+    if kind == Kind.SET:
+        need = size
+        for u in range(NUM_SUITS):
+            c = rank * NUM_SUITS + u
+            t = min(hand[c], need)
+            out[c] = t
+            need -= t
+        out[JOKER] = need
+    elif kind == Kind.JOKERS:
+        out[JOKER] = size
+    elif kind == Kind.RUN:
+        missing = 0
+        for r in range(rank, rank + size):
+            c = r * NUM_SUITS + suit
+            if hand[c] > 0:
+                out[c] = 1
+            else:
+                missing += 1
+        out[JOKER] = missing
+    elif kind == Kind.GIVE:
+        out[card] = 1
+
+
+@kernel(inline="always")
+def _take(hands, played, b, p, kind, rank, size, suit, taken):  # type: ignore[no-untyped-def]
+    """Take the cards of a play from the hand of ``p`` into the public memory of cards played
+    (``taken``: int8 [53] scratch)."""
+    take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
+    lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
+    if kind == Kind.SET:
+        lo, hi = rank * NUM_SUITS, (rank + 1) * NUM_SUITS
+    elif kind == Kind.RUN:
+        lo, hi = rank * NUM_SUITS, (rank + size) * NUM_SUITS
+    for c in range(lo, hi):
+        hands[b, p, c] -= taken[c]
+        played[b, c // NUM_SUITS] += taken[c]
+    hands[b, p, JOKER] -= taken[JOKER]
+    played[b, JOKER // NUM_SUITS] += taken[JOKER]  # played[13] counts the jokers
+
+
+@kernel(inline="always")
+def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
+    """Whether the play clears the pile: a set of the top rank (2s; 3s in a revolution) with
+    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``."""
+    eights = rp[RuleParam.EIGHT_CLEARS] != 0
+    if kind == Kind.SET:
+        top = 0 if rev else TOP
+        return (rp[RuleParam.TOP_RANK_CLEARS] != 0 and rank == top) or (eights and rank == EIGHT)
+    if kind == Kind.RUN:
+        return eights and rank <= EIGHT < rank + size
+    return False
+
+
+@kernel(inline="always")
+def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
+    """If ``p`` holds no card, the next place is theirs; returns whether they went out."""
+    for c in range(NUM_CARDS):
+        if hands[b, p, c] != 0:
+            return False
+    place[b, p] = n_finished[b]
+    n_finished[b] += 1
+    return True
+
+
+@kernel(inline="always")
+def next_active(place, passed, b, seat, n_players, skip_passed):  # type: ignore[no-untyped-def]
+    """Next seat to the left of ``seat`` still holding cards (and not passed, if asked)."""
+    for i in range(1, n_players + 1):
+        q = (seat + i) % n_players
+        if place[b, q] < 0 and not (skip_passed and passed[b, q]):
+            return q
+    return -1
+
+
+@kernel(inline="always")
+def new_trick(  # type: ignore[no-untyped-def]
+    pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players
+):
+    """Clear the pile; the winner leads, or the next seat to the left holding cards."""
+    pile_kind[b] = Kind.PASS
+    pile_rank[b] = -1
+    pile_size[b] = 0
+    last_player[b] = -1
+    passed[b, :] = False
+    if place[b, winner] < 0:
+        current[b] = winner
+    else:
+        current[b] = next_active(place, passed, b, winner, n_players, False)
+
+
+@kernel(inline="always")
+def _trick_won(place, passed, b, last_player, n_players):  # type: ignore[no-untyped-def]
+    """Whether everyone else still holding cards has passed since the top play."""
+    for q in range(n_players):
+        if q != last_player and place[b, q] < 0 and not passed[b, q]:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def _revolts(rp, kind, size):  # type: ignore[no-untyped-def]
+    """Whether the play reverses the rank order: a set (or jokers alone) of 4+ cards, with
+    ``revolution``."""
+    return rp[RuleParam.REVOLUTION] != 0 and kind != Kind.RUN and size >= 4
+
+
+@kernel(inline="always")
+def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
+    """Exchange: ``p`` gives back ``card`` to its partner (President to Bum, Vice to
+    Vice-Bum); once all is returned, the Bum leads."""
+    n_players = rp[RuleParam.PLAYERS]
+    partner = seat_with_title(st.title, b, n_players - 1 - st.title[b, p], n_players)
+    give(st, b, p, partner, card)
+    st.to_return[b, p] -= 1
+    if st.to_return[b, p] != 0:
+        return
+    for q in range(n_players):
+        if st.to_return[b, q] > 0:
+            st.current[b] = q
+            return
+    st.phase[b] = Phase.PLAY
+    st.current[b] = seat_with_title(st.title, b, n_players - 1, n_players)
+
+
+@kernel
+def step_kernel(rp, tables, arrays, actions):  # type: ignore[no-untyped-def]
+    """Every game b with ``actions[b] >= 0`` takes that (legal) action: the rules of a turn."""
+    st = Arrays(*arrays)
+    tab = PlayTables(*tables)
+    taken = np.zeros(NUM_CARDS, np.int8)
+    n_players = rp[RuleParam.PLAYERS]
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0:
+            continue  # not stepped this time
+        st.deal_over[b] = False
+        if st.phase[b] == Phase.DONE:
+            continue
+        p = st.current[b]
+        if st.phase[b] == Phase.EXCHANGE:
+            _return_card(rp, st, b, p, tab.card[a])
+            continue
+        winner = -1  # who wins the trick with this action (-1: the trick goes on)
+        kind = tab.kind[a]
+        if kind == Kind.PASS:
+            st.passed[b, p] = True
+        else:
+            rank = tab.rank[a]  # -1 for jokers alone
+            size = tab.size[a]
+            rev = st.revolution[b]
+            _take(st.hands, st.played, b, p, kind, rank, size, tab.suit[a], taken)
+            if _revolts(rp, kind, size):
+                st.revolution[b] = not rev
+            st.pile_kind[b] = kind
+            st.pile_rank[b] = rank
+            st.pile_size[b] = size
+            st.last_player[b] = p
+            if rp[RuleParam.PASS_IS_FINAL] == 0:
+                st.passed[b, :] = False  # a play brings back everyone who passed
+            went_out = _went_out(st.hands, st.place, st.n_finished, b, p)
+            if went_out and st.n_finished[b] == n_players - 1:
+                end_deal(rp, st, b)  # the last player takes the last place
+                continue
+            if _clears(rp, kind, rank, size, rev):
+                winner = p
+        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
+            winner = st.last_player[b]
+        if winner >= 0:
+            new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
+                      st.place, st.current, b, winner, n_players)
+        else:
+            st.current[b] = next_active(st.place, st.passed, b, p, n_players, True)
