@@ -5,7 +5,8 @@
 >>> hard = make_agent("hard", Rules.preset("standard"))
 
 ``act(observation, action_mask) -> int`` decides once; ``act_batch(obs [B, O], masks [B, A])``
-decides for ``B`` games at once (compiled, no Python loop over games).
+decides for ``B`` games at once (compiled, no Python loop over games), ``-1`` for a row without
+a legal action: every agent is a :class:`president_env.table.Policy`.
 """
 
 from __future__ import annotations

@@ -4,14 +4,17 @@ An agent decides from what one player may know: its observation vector (see
 :mod:`president_env.core.observe`) and the legal-action mask, plus the :class:`~president_env.Rules`
 it was built with (pack size, options). It never sees the engine's state.
 
-Two entry points:
+Every agent is a :class:`president_env.table.Policy`, with one more entry point:
 
-* ``act(observation [O], action_mask [A]) -> int``: one decision;
-* ``act_batch(observations [B, O], action_masks [B, A]) -> int64 [B]``: ``B`` decisions at once, row by
-  row independent; ``act_batch(o[None], m[None])[0] == act(o, m)`` always.
+* ``act_batch(observations [B, O], action_masks [B, A]) -> int64 [B]``: ``B`` decisions at once,
+  row by row independent; a row whose mask has no legal action gets ``-1`` (the kernel never
+  sees it);
+* ``act(observation [O], action_mask [A]) -> int``: one decision (a ValueError when the mask
+  has no legal action); ``act_batch(o[None], m[None])[0] == act(o, m)`` always.
 
-:class:`RuleAgent` is the base of the rule-based agents: it holds the action and observation
-tables the compiled kernels (:mod:`agents._kernels`) read, and validates inputs once per batch.
+:class:`RuleAgent` is the base of the rule-based agents: it holds the action tables, the
+observation offsets and the rule vector the compiled kernels (:mod:`agents.kernels`) read, and
+validates inputs once per batch.
 """
 
 from __future__ import annotations
@@ -21,29 +24,29 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from agents import _kernels as K
+from agents.kernels import action_tables, block_offsets, every_row_legal
 from president_env.core.actions import ActionLayout
 from president_env.core.observe import ObservationLayout
-from president_env.core.rules import Rules
+from president_env.core.rules import Rules, rule_params
+from president_env.table import Policy
 
 IntArray = npt.NDArray[np.int64]
+_EVERY_ROW_LEGAL: Any = every_row_legal  # a numba dispatcher, typed loosely for mypy
 
 
 @runtime_checkable
-class Agent(Protocol):
-    """What a seat at the table needs: a policy over (observation, legal-action mask)."""
+class Agent(Policy, Protocol):
+    """What a seat at the table needs: a :class:`~president_env.table.Policy` over
+    (observation, legal-action mask) that also decides one row at a time."""
 
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
         """The action id to take, one of the True entries of ``action_mask``."""
         ...
 
-    def act_batch(self, observations: npt.ArrayLike, action_masks: npt.ArrayLike) -> IntArray:
-        """One action per row of ``observations [B, O]`` and ``action_masks [B, A]``."""
-        ...
-
 
 class BaseAgent:
-    """Common input checks; subclasses implement :meth:`_act_batch` on validated arrays."""
+    """Common input checks; subclasses implement :meth:`_act_batch` on validated arrays whose
+    rows all have a legal action."""
 
     name = "base"
 
@@ -66,6 +69,7 @@ class BaseAgent:
         self.seed = seed
 
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+        """One decision; a ValueError when ``action_mask`` has no legal action."""
         obs = np.asarray(observation)
         mask = np.asarray(action_mask)
         if obs.ndim != 1 or mask.ndim != 1:
@@ -73,9 +77,21 @@ class BaseAgent:
                 f"act takes one observation [O] and one mask [A], got shapes {obs.shape} and "
                 f"{mask.shape}; use act_batch for batches"
             )
-        return int(self.act_batch(obs[None], mask[None])[0])
+        a = int(self.act_batch(obs[None], mask[None])[0])
+        if a < 0:
+            raise ValueError("the action mask has no legal action (is the game over?)")
+        return a
 
     def act_batch(self, observations: npt.ArrayLike, action_masks: npt.ArrayLike) -> IntArray:
+        """One action per row of ``observations [B, O]`` and ``action_masks [B, A]``; -1 for a
+        row with no legal action."""
+        return self._decide(*self._validated(observations, action_masks))
+
+    def _validated(
+        self, observations: npt.ArrayLike, action_masks: npt.ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(obs float32 [B, O], mask bool [B, A])``, C-contiguous; a ValueError naming the
+        expected shapes otherwise."""
         obs = np.asarray(observations, dtype=np.float32)
         mask = np.asarray(action_masks)
         if obs.ndim != 2 or obs.shape[1] != self.obs_size:
@@ -85,17 +101,26 @@ class BaseAgent:
                 f"masks must have shape [{obs.shape[0]}, {self.num_actions}], got {mask.shape}"
             )
         mask = mask.astype(np.bool_, copy=False)
-        if len(mask) and not mask.any(axis=1).all():
-            b = int(np.flatnonzero(~mask.any(axis=1))[0])
-            raise ValueError(f"row {b} of the mask has no legal action (is the game over?)")
-        return self._act_batch(np.ascontiguousarray(obs), np.ascontiguousarray(mask))
+        return np.ascontiguousarray(obs), np.ascontiguousarray(mask)
+
+    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
+        """:meth:`_act_batch` on the rows with a legal action, -1 on the others."""
+        if _EVERY_ROW_LEGAL(mask):
+            return self._act_batch(obs, mask)
+        legal = mask.any(axis=1)
+        out = np.full(len(mask), -1, np.int64)
+        rows = np.flatnonzero(legal)
+        if len(rows):
+            out[rows] = self._act_batch(obs[rows], mask[rows])
+        return out
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
         raise NotImplementedError
 
 
 class RandomAgent(BaseAgent):
-    """A uniformly random legal action (seeded)."""
+    """A uniformly random legal action (seeded); one draw per row, -1 for a row without a
+    legal action (as :class:`president_env.table.RandomPolicy`)."""
 
     name = "random"
 
@@ -107,11 +132,16 @@ class RandomAgent(BaseAgent):
         super().reseed(seed)
         self.rng = np.random.default_rng(seed)
 
+    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
+        return self._act_batch(obs, mask)
+
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
         counts = mask.sum(axis=1)
         k = np.minimum((self.rng.random(len(mask)) * counts).astype(np.int64), counts - 1)
         csum = np.cumsum(mask, axis=1)
-        return np.argmax(csum > k[:, None], axis=1).astype(np.int64)
+        out = np.argmax(csum > k[:, None], axis=1).astype(np.int64)
+        out[counts == 0] = -1
+        return out
 
 
 class RuleAgent(BaseAgent):
@@ -119,35 +149,10 @@ class RuleAgent(BaseAgent):
 
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         super().__init__(rules, seed)
-        lay = self.layout
-        self._tables = (
-            lay.kind.astype(np.int64),
-            lay.rank.astype(np.int64),
-            lay.size.astype(np.int64),
-            lay.suit.astype(np.int64),
-            lay.card.astype(np.int64),
-        )
+        self._acts = action_tables(self.layout)
         # start of every observation block the kernels read, looked up by name
-        self._off = np.array(
-            [self.obs_layout.slices[name].start for name in K.OBS_BLOCKS], dtype=np.int64
-        )
+        self._off = block_offsets(self.obs_layout)
         self._rp = rule_params(rules)
 
     def _args(self) -> tuple[Any, ...]:
-        return (self._off, self._rp, *self._tables)
-
-
-def rule_params(rules: Rules) -> IntArray:
-    """The rule options the kernels need, as one int64 vector (``agents._kernels.R_*``)."""
-    rp = np.zeros(K.R_SIZE, np.int64)
-    rp[K.R_P] = rules.num_players
-    rp[K.R_DECKS] = rules.num_decks
-    rp[K.R_JOKERS] = rules.num_jokers
-    rp[K.R_EQUAL] = rules.allow_equal
-    rp[K.R_FINAL] = rules.pass_is_final
-    rp[K.R_TOP] = rules.top_rank_clears
-    rp[K.R_EIGHT] = rules.eight_clears
-    rp[K.R_REVO] = rules.revolution
-    rp[K.R_RUNS] = rules.runs
-    rp[K.R_SMAX] = rules.max_set_size
-    return rp
+        return (self._off, self._rp, self._acts)

@@ -119,7 +119,8 @@ def _comparable(rules: Rules) -> dict[str, Any]:
 
 
 class PolicyAgent:
-    """Plays a trained checkpoint through the agent interface (greedy by default)."""
+    """Plays a trained checkpoint through the agent interface (greedy by default); a
+    :class:`president_env.table.Policy`."""
 
     def __init__(
         self,
@@ -149,15 +150,31 @@ class PolicyAgent:
     def act_batch(
         self, observations: npt.ArrayLike, action_masks: npt.ArrayLike
     ) -> npt.NDArray[np.int64]:
-        obs = torch.as_tensor(np.asarray(observations, np.float32), device=self.device)
-        mask = torch.as_tensor(np.asarray(action_masks, bool), device=self.device)
-        if obs.ndim != 2 or mask.ndim != 2 or obs.shape[0] != mask.shape[0]:
-            raise ValueError(f"expected [B, obs] and [B, actions], got {obs.shape}, {mask.shape}")
-        if obs.shape[1] != self.net.obs_size or mask.shape[1] != self.net.num_actions:
+        """One action per row (a :class:`president_env.table.Policy`); -1 for a row whose mask
+        has no legal action (the network never sees it)."""
+        obs_np = np.asarray(observations, np.float32)
+        mask_np = np.asarray(action_masks, bool)
+        if obs_np.ndim != 2 or mask_np.ndim != 2 or obs_np.shape[0] != mask_np.shape[0]:
             raise ValueError(
-                f"observation/mask sizes {obs.shape[1]}/{mask.shape[1]} do not match the "
+                f"expected [B, obs] and [B, actions], got {obs_np.shape}, {mask_np.shape}"
+            )
+        if obs_np.shape[1] != self.net.obs_size or mask_np.shape[1] != self.net.num_actions:
+            raise ValueError(
+                f"observation/mask sizes {obs_np.shape[1]}/{mask_np.shape[1]} do not match the "
                 f"policy's {self.net.obs_size}/{self.net.num_actions}"
             )
+        legal = mask_np.any(axis=1)
+        if legal.all():
+            return self._decide(obs_np, mask_np)
+        out = np.full(len(mask_np), -1, np.int64)
+        rows = np.flatnonzero(legal)
+        if len(rows):
+            out[rows] = self._decide(obs_np[rows], mask_np[rows])
+        return out
+
+    def _decide(self, obs_np: np.ndarray, mask_np: np.ndarray) -> npt.NDArray[np.int64]:
+        obs = torch.as_tensor(obs_np, device=self.device)
+        mask = torch.as_tensor(mask_np, device=self.device)
         logits, _ = self.net(obs, mask)
         if self.greedy:
             a = logits.argmax(-1)
@@ -166,4 +183,8 @@ class PolicyAgent:
         return a.cpu().numpy().astype(np.int64)
 
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        """One decision; a ValueError when ``action_mask`` has no legal action."""
+        a = int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        if a < 0:
+            raise ValueError("the action mask has no legal action (is the game over?)")
+        return a

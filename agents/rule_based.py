@@ -14,7 +14,7 @@
   control cards for when they pay, and watches opponents who are down to one or two cards.
 
 All three decide from the observation and the legal-action mask only (see
-:mod:`agents._kernels`); they are deterministic, so ``seed`` is accepted for a uniform
+:mod:`agents.kernels`); they are deterministic, so ``seed`` is accepted for a uniform
 constructor and ignored.
 """
 
@@ -23,15 +23,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from agents import _kernels as K
 from agents.base import IntArray, RuleAgent
+from agents.kernels import HardWeight, easy_kernel, hard_kernel, normal_kernel
 from president_env.core.rules import Rules
 
 # numba dispatchers, typed loosely for mypy
-_EASY: Any = K.easy_kernel
-_NORMAL: Any = K.normal_kernel
-_HARD: Any = K.hard_kernel
+_EASY: Any = easy_kernel
+_NORMAL: Any = normal_kernel
+_HARD: Any = hard_kernel
 
 
 class EasyAgent(RuleAgent):
@@ -79,26 +80,6 @@ HARD_WEIGHTS: dict[str, float] = {
 }
 
 
-_WEIGHT_INDEX = {
-    "lambda": K.H_LAMBDA,
-    "c1": K.H_C1,
-    "c2": K.H_C2,
-    "c3": K.H_C3,
-    "c4": K.H_C4,
-    "crun": K.H_CRUN,
-    "alpha": K.H_ALPHA,
-    "mu": K.H_MU,
-    "danger": K.H_DANGER,
-    "danger_pass": K.H_DANGER_PASS,
-    "chain": K.H_CHAIN,
-    "run_p": K.H_RUN_P,
-    "kappa": K.H_KAPPA,
-    "break": K.H_BREAK,
-    "kcap": K.H_KCAP,
-    "race": K.H_RACE,
-}
-
-
 class HardAgent(RuleAgent):
     """Card counting, sure plays, planning the way out of the hand (see the module doc).
 
@@ -117,9 +98,9 @@ class HardAgent(RuleAgent):
                 raise ValueError(f"unknown Hard weight {key!r}; weights are {sorted(wts)}")
             wts[key] = float(value)
         self.weights = wts
-        w = np.zeros(K.H_SIZE)
-        for key, index in _WEIGHT_INDEX.items():
-            w[index] = wts[key]
+        w = np.zeros(len(HardWeight))
+        for index in HardWeight:
+            w[index] = wts[index.name.lower()]
         self._w = w
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
@@ -127,10 +108,12 @@ class HardAgent(RuleAgent):
         _HARD(obs, mask, *self._args(), self._w, out, np.zeros((0, mask.shape[1])))
         return out
 
-    def action_scores(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """The score Hard gives every legal action of one decision (-inf when illegal)."""
-        obs = np.ascontiguousarray(np.asarray(observation, np.float32)[None])
-        mask = np.ascontiguousarray(np.asarray(action_mask, np.bool_)[None])
+    def action_scores(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> np.ndarray:
+        """The score Hard gives every legal action of one decision (-inf when illegal, and
+        for the rest once a play that goes out is found: that one is taken unscored)."""
+        obs, mask = self._validated(
+            np.asarray(observation)[None], np.asarray(action_mask)[None]
+        )
         scores = np.full(mask.shape, -np.inf)
         out = np.empty(1, np.int64)
         _HARD(obs, mask, *self._args(), self._w, out, scores)

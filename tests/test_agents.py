@@ -9,8 +9,11 @@ import pytest
 
 from agents import AGENTS, HARD_WEIGHTS, Agent, EasyAgent, HardAgent, NormalAgent, make_agent
 from agents.base import BaseAgent
-from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
+from agents.kernels import HardWeight
+from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE
+from president_env.core.engine import Engine, State
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.table import Policy
 
 NAMES = sorted(AGENTS)
 
@@ -159,7 +162,9 @@ def test_agents_follow_the_protocol() -> None:
     for name in NAMES:
         agent = make_agent(name, rules)
         assert isinstance(agent, Agent)
+        assert isinstance(agent, Policy)
         assert agent.name == name
+    assert {w.name.lower() for w in HardWeight} == set(HARD_WEIGHTS)
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("expert", rules)
     with pytest.raises(ValueError, match="unknown Hard weight"):
@@ -179,6 +184,88 @@ def test_bad_inputs_raise_clear_errors() -> None:
         agent.act(obs, mask)
     with pytest.raises(ValueError, match="no legal action"):
         agent.act(obs[0], np.zeros_like(mask[0]))
+    hard = HardAgent(rules)
+    with pytest.raises(ValueError, match="shape"):
+        hard.action_scores(obs[0, :-1], mask[0])
+    with pytest.raises(ValueError, match="shape"):
+        hard.act_batch(obs, mask[:, :-1])
+
+
+def _positions(rules: Rules, games: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of every live decision of a few random games."""
+    driver = [make_agent("random", rules, seed=s) for s in range(rules.num_players)]
+    obs_rows, mask_rows = [], []
+    for _, _, live, obs, mask in play_games(rules, driver, games=games, seed=33):
+        obs_rows.append(obs[live])
+        mask_rows.append(mask[live])
+    return np.concatenate(obs_rows), np.concatenate(mask_rows)
+
+
+def _with_empty_rows(obs: np.ndarray, mask: np.ndarray, every: int) -> tuple[np.ndarray, ...]:
+    """The rows interleaved with rows whose mask has no legal action (every ``every``-th)."""
+    n = len(obs) + len(obs) // every + 1
+    empty = np.zeros(n, np.bool_)
+    empty[::every] = True
+    full_obs = np.zeros((n, obs.shape[1]), np.float32)
+    full_mask = np.zeros((n, mask.shape[1]), np.bool_)
+    full_obs[~empty] = obs[: int((~empty).sum())]
+    full_mask[~empty] = mask[: int((~empty).sum())]
+    full_obs[empty] = obs[: int(empty.sum())]  # a real observation, but nothing legal
+    return full_obs, full_mask, empty
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.preset("standard", num_players=4, deals=2), Rules.preset("daifugo", num_players=5)],
+    ids=rules_id,
+)
+def test_rows_without_a_legal_action_get_minus_one(name: str, rules: Rules) -> None:
+    obs, mask = _positions(rules)
+    full_obs, full_mask, empty = _with_empty_rows(obs, mask, every=5)
+    got = make_agent(name, rules, seed=4).act_batch(full_obs, full_mask)
+    assert got.dtype == np.int64 and got.shape == (len(full_obs),)
+    assert (got[empty] == -1).all()
+    assert full_mask[np.flatnonzero(~empty), got[~empty]].all()
+    if name != "random":  # the others decide every row alone: the same as without the gaps
+        alone = make_agent(name, rules, seed=4).act_batch(full_obs[~empty], full_mask[~empty])
+        np.testing.assert_array_equal(got[~empty], alone)
+    only_empty = make_agent(name, rules).act_batch(full_obs[empty], full_mask[empty])
+    np.testing.assert_array_equal(only_empty, -1)
+    none = make_agent(name, rules).act_batch(obs[:0], mask[:0])
+    assert none.dtype == np.int64 and none.shape == (0,)
+
+
+def test_random_agent_repeats_with_empty_rows() -> None:
+    rules = Rules.preset("runs", num_players=4)
+    obs, mask = _positions(rules, games=4)
+    full_obs, full_mask, empty = _with_empty_rows(obs, mask, every=3)
+    a = make_agent("random", rules, seed=9).act_batch(full_obs, full_mask)
+    agent = make_agent("random", rules, seed=1)
+    agent.reseed(9)
+    np.testing.assert_array_equal(agent.act_batch(full_obs, full_mask), a)
+
+
+def test_policy_agent_gives_minus_one_without_a_legal_action() -> None:
+    torch = pytest.importorskip("torch")
+    from agents.policy import PolicyAgent, PolicyNet
+
+    rules = Rules.preset("standard", num_players=4)
+    obs, mask = _positions(rules, games=4)
+    full_obs, full_mask, empty = _with_empty_rows(obs, mask, every=4)
+    torch.manual_seed(0)
+    net = PolicyNet(obs.shape[1], mask.shape[1], hidden=32)
+    for greedy in (True, False):
+        agent = PolicyAgent(net, rules, greedy=greedy, seed=2)
+        got = agent.act_batch(full_obs, full_mask)
+        assert isinstance(agent, Policy)
+        assert (got[empty] == -1).all()
+        assert full_mask[np.flatnonzero(~empty), got[~empty]].all()
+        if greedy:
+            alone = agent.act_batch(full_obs[~empty], full_mask[~empty])
+            np.testing.assert_array_equal(got[~empty], alone)
+    with pytest.raises(ValueError, match="no legal action"):
+        agent.act(full_obs[0], full_mask[0])
 
 
 def _decide(agent: BaseAgent, engine: Engine, state: State) -> str:

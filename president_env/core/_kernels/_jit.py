@@ -53,7 +53,8 @@ def kernel(fn: F | None = None, *, inline: Literal["never", "always"] = "never")
     follows all the engine's kernel sources (see the module docstring)."""
 
     def wrap(f: F) -> Any:
-        dispatcher: Any = njit(nogil=True, inline=inline)(f)
+        options: dict[str, Any] = {"nogil": True, "inline": inline}
+        dispatcher: Any = njit(**options)(f)
         dispatcher._cache = _SourcesCache(f)  # what cache=True does, with our key
         return dispatcher
 

@@ -1,0 +1,162 @@
+"""Hard: card counting and a one-step look-ahead over the value of the hand that is left.
+
+Counting: the natural cards of each rank still out (in the opponents' hands) are the pack less
+the public ``played`` memory less the own hand; likewise the jokers. For every legal action:
+the cards it takes (as the engine takes them), the order after it (a set of four or more
+reverses it when revolution is on), the chance ``p`` that it holds the trick (``vset``: 1.0
+exactly when no beating set can exist among the opponents still in the trick who hold enough
+cards), and the value of the hand that remains (:func:`~agents.kernels.hard_value.hand_value`).
+
+Score = hand value, + ``alpha * p`` when following (taking the lead from an opponent),
++ ``chain`` when the play surely holds and at most one group that can be beaten is left (the
+hand then goes out by chaining sure plays, the beatable group last), - ``danger`` terms when
+Hard is close to going out (``race`` groups or fewer) and an opponent down to one or two cards
+could win the trick (playing) or already holds it (passing); - ``break`` for playing part of a
+rank. Going out always wins. In the exchange: the card whose loss costs the hand least.
+"""
+
+from __future__ import annotations
+
+from agents.kernels._jit import kernel
+from agents.kernels.hard_odds import clears, vjok, vrun, vset
+from agents.kernels.hard_value import HardWeight, fill_tables, hand_value, new_tables
+from agents.kernels.observation import new_seen, read
+from agents.kernels.plays import hand_total, naturals, strength
+from president_env.core._kernels import take_cards
+from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
+from president_env.core.rules import RuleParam
+
+
+@kernel
+def _exchange_gift(row, seen, tab, jout, rp, w, acts):  # type: ignore[no-untyped-def]
+    """The card to give back whose loss costs the hand least (lower card on a tie)."""
+    h2, nat2 = tab.h2, tab.nat2
+    best = -1
+    best_score = -1e18
+    for a in range(row.shape[0]):
+        if not row[a]:
+            continue
+        for i in range(NUM_CARDS):
+            h2[i] = seen.hand[i]
+        c = acts.card[a]
+        h2[c] -= 1
+        naturals(h2, nat2)
+        val, losers = hand_value(h2, nat2, h2[JOKER], False, tab, seen.outn, jout, rp, w)
+        score = val - 1e-4 * c
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@kernel(inline="always")
+def _holds(a, rev, tab, seen, jout, rp, w, acts):  # type: ignore[no-untyped-def]
+    """Chance that play ``a`` holds the trick against the opponents still in it."""
+    k = acts.kind[a]
+    size = acts.size[a]
+    if k == Kind.SET:
+        return vset(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp)
+    if k == Kind.JOKERS:
+        return vjok(size, tab.ge_t, jout, rp)
+    return vrun(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp, w[HardWeight.RUN_P])
+
+
+@kernel(inline="always")
+def _minus_danger(score, size, p, seen, rp, w):  # type: ignore[no-untyped-def]
+    """``score`` less each danger term in turn (the terms are taken off one by one)."""
+    final = rp[RuleParam.PASS_IS_FINAL] != 0
+    for kk in range(1, rp[RuleParam.PLAYERS]):
+        n = seen.left[kk]
+        if 0 < n <= 2 and size <= n and not (final and seen.passed[kk]):
+            f = 1.0 if size == n else 0.5
+            score -= w[HardWeight.DANGER] * (1.0 - p) * f
+    return score
+
+
+@kernel
+def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-untyped-def]
+    """Score of play ``a`` (not a pass, not going out): the value of the hand left, the
+    chance to hold the trick, the chain bonus, the break and danger costs."""
+    hand, nat, rev = seen.hand, seen.nat, turn.rev
+    k = acts.kind[a]
+    size = acts.size[a]
+    take_cards(hand, k, acts.rank[a], size, acts.suit[a], acts.card[a], tab.rem)
+    for c in range(NUM_CARDS):
+        tab.h2[c] = hand[c] - tab.rem[c]
+    naturals(tab.h2, tab.nat2)
+    rev2 = rev
+    if rp[RuleParam.REVOLUTION] != 0 and k != Kind.RUN and size >= 4:
+        rev2 = not rev
+    p = _holds(a, rev, tab, seen, turn.jout, rp, w, acts)
+    val, losers = hand_value(
+        tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
+    )
+    score = val
+    if turn.pile_kind != 0:
+        score += w[HardWeight.ALPHA] * p  # taking the lead from an opponent
+    if k == Kind.SET and nat[acts.rank[a]] > size and not clears(acts.rank[a], rev, rp):
+        score -= w[HardWeight.BREAK]
+    if p >= 1.0 and losers <= 1:
+        score += w[HardWeight.CHAIN]
+    if racing:
+        score = _minus_danger(score, size, p, seen, rp, w)
+    score -= 1e-6 * strength(k, acts.rank[a], size, rev)
+    return score
+
+
+@kernel
+def _hard_play(b, row, seen, turn, tab, rp, w, acts, scores):  # type: ignore[no-untyped-def]
+    """The best-scoring legal action of a play decision (going out at once when possible);
+    every scored action's score into ``scores[b]`` when ``scores`` has rows."""
+    hand, nat = seen.hand, seen.nat
+    total = hand_total(hand)
+    my_groups = hand[JOKER]
+    for r in range(NUM_RANKS):
+        if nat[r] > 0:
+            my_groups += 1
+    racing = my_groups <= w[HardWeight.RACE]
+    # an opponent down to one or two cards who holds the trick now
+    last = turn.last
+    danger_last = racing and last >= 1 and 0 < seen.left[last] <= 2
+    best = -1
+    best_score = -1e18
+    for a in range(row.shape[0]):
+        if not row[a]:
+            continue
+        if acts.kind[a] == Kind.PASS:
+            val, losers = hand_value(
+                hand, nat, hand[JOKER], turn.rev, tab, seen.outn, turn.jout, rp, w
+            )
+            score = val
+            if danger_last:
+                score -= w[HardWeight.DANGER_PASS]
+        elif acts.size[a] == total:
+            return a
+        else:
+            score = _play_score(a, seen, turn, racing, tab, rp, w, acts)
+        if scores.shape[0] > 0:
+            scores[b, a] = score
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@kernel
+def _hard_rows(obs, mask, off, rp, acts, w, seen, tab, out, scores):  # type: ignore[no-untyped-def]
+    for b in range(obs.shape[0]):
+        turn = read(obs, b, off, rp, seen)
+        row = mask[b]
+        fill_tables(tab, seen, turn.rev, turn.jout, rp, w)
+        if turn.phase == PHASE_EXCHANGE:
+            out[b] = _exchange_gift(row, seen, tab, turn.jout, rp, w, acts)
+        else:
+            out[b] = _hard_play(b, row, seen, turn, tab, rp, w, acts, scores)
+
+
+@kernel(allocates=True)
+def hard_kernel(obs, mask, off, rp, acts, w, out, scores):  # type: ignore[no-untyped-def]
+    """Hard's choice for every row (see the module doc); ``scores [B, A]`` (or ``[0, A]`` to
+    skip) receives every scored action's score (a play that goes out is taken unscored)."""
+    seen = new_seen(rp[RuleParam.PLAYERS])
+    _hard_rows(obs, mask, off, rp, acts, w, seen, new_tables(rp), out, scores)

@@ -1,0 +1,134 @@
+"""Reading one observation row in compiled code: the blocks the agents use, by name.
+
+:class:`ObsBlock` names the blocks of :class:`president_env.core.observe.ObservationLayout`
+that the kernels read; :func:`block_offsets` gives the start of each (``off[ObsBlock.HAND]``),
+looked up by name so that the kernels follow the layout. :func:`read` fills a :class:`Seen`
+(scratch arrays, one set per kernel call, reused row after row) and returns the public
+:class:`Turn` (the pile and the flags) of one row.
+
+Counts are read as ``int64(x + 0.5)``: the observation is float32 and holds whole numbers.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.kernels._jit import kernel
+from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS
+from president_env.core.observe import ObservationLayout
+from president_env.core.rules import RuleParam
+
+
+class ObsBlock(IntEnum):
+    """Blocks of the observation the kernels read (the lower-case name is the layout's)."""
+
+    HAND = 0
+    PLAYED = 1
+    PILE_KIND = 2
+    PILE_SIZE = 3
+    PILE_RANK = 4
+    REVOLUTION = 5
+    LEADING = 6
+    PHASE = 7
+    TO_ACT = 8
+    CARDS_LEFT = 9
+    PASSED = 10
+    LAST_PLAYER = 11
+    CURRENT = 12
+
+
+def block_offsets(layout: ObservationLayout) -> npt.NDArray[np.int64]:
+    """Start of every :class:`ObsBlock` in the observation vector, indexed by the block."""
+    return np.array([layout.slices[b.name.lower()].start for b in ObsBlock], dtype=np.int64)
+
+
+class Seen(NamedTuple):
+    """What one row tells about the cards (int64 counts; seats relative, 0 = the observer)."""
+
+    hand: np.ndarray
+    """[53] own cards per card id."""
+    nat: np.ndarray
+    """[13] own natural cards per rank."""
+    outn: np.ndarray
+    """[13] natural cards per rank still out (in the opponents' hands)."""
+    left: np.ndarray
+    """[P] cards left, per seat."""
+    passed: np.ndarray
+    """[P] bool: passed in this trick, per seat."""
+
+
+class Turn(NamedTuple):
+    """The public situation of one row."""
+
+    pile_kind: int
+    """Kind of the top play (0 = empty pile: leading)."""
+    pile_size: int
+    pile_rank: int
+    """Rank of the top set (bottom of a run), -1 if none."""
+    rev: bool
+    """The order is reversed (revolution)."""
+    phase: int
+    last: int
+    """Seat of the top play, -1 if none."""
+    jout: int
+    """Jokers still out."""
+
+
+@kernel(allocates=True)
+def new_seen(n_players):  # type: ignore[no-untyped-def]
+    """Scratch arrays for :func:`read`."""
+    return Seen(
+        np.zeros(NUM_CARDS, np.int64),
+        np.zeros(NUM_RANKS, np.int64),
+        np.zeros(NUM_RANKS, np.int64),
+        np.zeros(n_players, np.int64),
+        np.zeros(n_players, np.bool_),
+    )
+
+
+@kernel(inline="always")
+def _hot(obs, b, start, n, default):  # type: ignore[no-untyped-def]
+    """Index of the (last) set entry of a one-hot block, ``default`` if none."""
+    at = default
+    for i in range(n):
+        if obs[b, start + i] > 0.5:
+            at = i
+    return at
+
+
+@kernel(inline="always")
+def _count(x):  # type: ignore[no-untyped-def]
+    """A count read from the float32 observation."""
+    return np.int64(x + 0.5)
+
+
+@kernel
+def read(obs, b, off, rp, seen):  # type: ignore[no-untyped-def]
+    """Fill ``seen`` from row ``b`` of ``obs``; return its :class:`Turn`."""
+    hand, nat, outn, left, passed = seen
+    for c in range(NUM_CARDS):
+        hand[c] = _count(obs[b, off[ObsBlock.HAND] + c])
+    played = off[ObsBlock.PLAYED]
+    for r in range(NUM_RANKS):
+        nat[r] = hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3]
+        n = 4 * rp[RuleParam.DECKS] - nat[r] - _count(obs[b, played + r])
+        outn[r] = n if n > 0 else 0
+    jout = rp[RuleParam.JOKERS] - hand[JOKER] - _count(obs[b, played + 13])
+    if jout < 0:
+        jout = 0
+    last = -1
+    for k in range(rp[RuleParam.PLAYERS]):
+        left[k] = _count(obs[b, off[ObsBlock.CARDS_LEFT] + k])
+        passed[k] = obs[b, off[ObsBlock.PASSED] + k] > 0.5
+        if obs[b, off[ObsBlock.LAST_PLAYER] + k] > 0.5:
+            last = k
+    pk = _hot(obs, b, off[ObsBlock.PILE_KIND], 4, 0)
+    ps = int(obs[b, off[ObsBlock.PILE_SIZE]] + 0.5)
+    pr = _hot(obs, b, off[ObsBlock.PILE_RANK], NUM_RANKS, -1)
+    rev = obs[b, off[ObsBlock.REVOLUTION]] > 0.5
+    phase = _hot(obs, b, off[ObsBlock.PHASE], 3, 0)
+    return Turn(pk, ps, pr, rev, phase, last, jout)

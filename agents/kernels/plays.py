@@ -1,0 +1,119 @@
+"""Helpers over actions shared by the three levels: the action tables, the order in effect,
+the strength of a play, the jokers it uses (the cards it takes: the engine's
+:func:`~president_env.core._kernels.take_cards`).
+
+Ranks are ``0`` (3) .. ``12`` (2) in the usual order; the order in effect is compared through
+:func:`key`, ``rank`` or ``12 - rank`` during a revolution.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from agents.kernels._jit import kernel
+from president_env.core.actions import ActionLayout
+from president_env.core.constants import NUM_CARDS, NUM_RANKS, TOP, Kind
+
+
+class Actions(NamedTuple):
+    """Per action id (int64 [A]): its kind, rank (bottom of a run), size, suit (runs) and card
+    (gifts), as :class:`~president_env.core.actions.ActionLayout` defines them."""
+
+    kind: np.ndarray
+    rank: np.ndarray
+    size: np.ndarray
+    suit: np.ndarray
+    card: np.ndarray
+
+
+def action_tables(layout: ActionLayout) -> Actions:
+    """The tables of ``layout`` as the kernels read them."""
+    return Actions(
+        layout.kind.astype(np.int64),
+        layout.rank.astype(np.int64),
+        layout.size.astype(np.int64),
+        layout.suit.astype(np.int64),
+        layout.card.astype(np.int64),
+    )
+
+
+@kernel(inline="always")
+def key(r, rev):  # type: ignore[no-untyped-def]
+    """Rank ``r`` in the order in effect (higher is stronger)."""
+    return TOP - r if rev else r
+
+
+@kernel(inline="always")
+def hand_total(hand):  # type: ignore[no-untyped-def]
+    """Cards in a hand (53 counts)."""
+    total = 0
+    for c in range(NUM_CARDS):
+        total += hand[c]
+    return total
+
+
+@kernel(inline="always")
+def naturals(hand, nat):  # type: ignore[no-untyped-def]
+    """Natural cards per rank of ``hand``, into ``nat``."""
+    for r in range(NUM_RANKS):
+        nat[r] = hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3]
+
+
+@kernel(inline="always")
+def run_missing(hand, bottom, length, suit):  # type: ignore[no-untyped-def]
+    """Cards of the run (bottom, length, suit) that ``hand`` lacks (jokers stand in)."""
+    miss = 0
+    for r in range(bottom, bottom + length):
+        if hand[4 * r + suit] == 0:
+            miss += 1
+    return miss
+
+
+@kernel(inline="always")
+def jokers_used(k, r, n, u, nat, hand):  # type: ignore[no-untyped-def]
+    """Jokers that a play (kind, rank, size, suit) takes from the hand (the engine's choice:
+    naturals first)."""
+    j = 0
+    if k == Kind.SET:
+        j = n - nat[r]
+        if j < 0:
+            j = 0
+    elif k == Kind.JOKERS:
+        j = n
+    elif k == Kind.RUN:
+        j = run_missing(hand, r, n, u)
+    return j
+
+
+@kernel(inline="always")
+def strength(k, r, n, rev):  # type: ignore[no-untyped-def]
+    """Key of a play (kind, rank, size) in the order in effect (higher is stronger;
+    jokers-only sets are 13, a run is its top card; -1 for a pass or a gift)."""
+    st = -1
+    if k == Kind.SET:
+        st = key(r, rev)
+    elif k == Kind.JOKERS:
+        st = 13
+    elif k == Kind.RUN:
+        st = TOP - r if rev else r + n - 1
+    return st
+
+
+@kernel(inline="always")
+def _any(row):  # type: ignore[no-untyped-def]
+    a = 0
+    while a < row.shape[0] and not row[a]:
+        a += 1
+    return a < row.shape[0]
+
+
+@kernel
+def every_row_legal(mask):  # type: ignore[no-untyped-def]
+    """Whether every row of ``mask [B, A]`` has a legal action (cheaper than numpy's
+    ``mask.any(axis=1).all()`` on a small batch)."""
+    b = 0
+    while b < mask.shape[0] and _any(mask[b]):
+        b += 1
+    return b == mask.shape[0]
