@@ -28,7 +28,7 @@ from agents.kernels import action_tables, block_offsets, every_row_legal
 from president_env.core.actions import ActionLayout
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
-from president_env.table import Policy
+from president_env.table import Policy, RandomPolicy
 
 IntArray = npt.NDArray[np.int64]
 _EVERY_ROW_LEGAL: Any = every_row_legal  # a numba dispatcher, typed loosely for mypy
@@ -126,22 +126,21 @@ class RandomAgent(BaseAgent):
 
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         super().__init__(rules, seed)
-        self.rng = np.random.default_rng(seed)
+        self._policy = RandomPolicy(seed)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        return self._policy.rng
 
     def reseed(self, seed: int | None) -> None:
         super().reseed(seed)
-        self.rng = np.random.default_rng(seed)
+        self._policy.reseed(seed)
 
     def _decide(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
         return self._act_batch(obs, mask)
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
-        counts = mask.sum(axis=1)
-        k = np.minimum((self.rng.random(len(mask)) * counts).astype(np.int64), counts - 1)
-        csum = np.cumsum(mask, axis=1)
-        out = np.argmax(csum > k[:, None], axis=1).astype(np.int64)
-        out[counts == 0] = -1
-        return out
+        return self._policy.act_batch(obs, mask)
 
 
 class RuleAgent(BaseAgent):
