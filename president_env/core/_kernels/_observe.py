@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._types import Arrays
-from president_env.core.constants import NUM_CARDS, PLAYED_SIZE, Kind, Phase
+from president_env.core.constants import NUM_CARDS, NUM_RANKS, PLAYED_SIZE, Kind, Phase
 from president_env.core.observe import ObsBlock
 from president_env.core.rules import RuleParam
 
@@ -16,21 +16,33 @@ def _flag(x):  # type: ignore[no-untyped-def]
     return 1.0 if x else 0.0
 
 
+@kernel(inline="always")
+def _clear(out, b, start, n):  # type: ignore[no-untyped-def]
+    for i in range(start, start + n):
+        out[b, i] = 0.0
+
+
 @kernel
 def observe_kernel(rp, off, arrays, players, deals, out):  # type: ignore[no-untyped-def]
     """``out[b]`` (float32 [B, O]) = the observation of seat ``me = players[b]`` in game b;
-    "seat k" is the k-th seat to the left of ``me``."""
+    "seat k" is the k-th seat to the left of ``me``. Every entry is written (``out`` may hold
+    anything on entry): the one-hot blocks are cleared first, the others written whole."""
     st = Arrays(*arrays)
     n_players = rp[RuleParam.PLAYERS]
-    out[:, :] = 0.0
     for b in range(out.shape[0]):
         me = players[b]
+        _clear(out, b, off[ObsBlock.PILE_KIND], 4)
+        _clear(out, b, off[ObsBlock.PILE_RANK], NUM_RANKS)
+        _clear(out, b, off[ObsBlock.PHASE], 3)
+        _clear(out, b, off[ObsBlock.PLACE], 2 * n_players * n_players)  # place and title
+        o_hand, o_gave, o_received = off[ObsBlock.HAND], off[ObsBlock.GAVE], off[ObsBlock.RECEIVED]
         for c in range(NUM_CARDS):  # own cards, and those given and received in the exchange
-            out[b, off[ObsBlock.HAND] + c] = st.hands[b, me, c]
-            out[b, off[ObsBlock.GAVE] + c] = st.gave[b, me, c]
-            out[b, off[ObsBlock.RECEIVED] + c] = st.received[b, me, c]
+            out[b, o_hand + c] = st.hands[b, me, c]
+            out[b, o_gave + c] = st.gave[b, me, c]
+            out[b, o_received + c] = st.received[b, me, c]
+        o_played = off[ObsBlock.PLAYED]
         for r in range(PLAYED_SIZE):
-            out[b, off[ObsBlock.PLAYED] + r] = st.played[b, r]
+            out[b, o_played + r] = st.played[b, r]
         out[b, off[ObsBlock.PILE_KIND] + st.pile_kind[b]] = 1.0
         out[b, off[ObsBlock.PILE_SIZE]] = st.pile_size[b]
         if st.pile_rank[b] >= 0:
@@ -44,8 +56,9 @@ def observe_kernel(rp, off, arrays, players, deals, out):  # type: ignore[no-unt
         for k in range(n_players):  # seat k: cards left, passed, top play, to act, place...
             q = (me + k) % n_players
             left = 0
+            hand = st.hands[b, q]
             for c in range(NUM_CARDS):
-                left += st.hands[b, q, c]
+                left += hand[c]
             out[b, off[ObsBlock.CARDS_LEFT] + k] = left
             out[b, off[ObsBlock.PASSED] + k] = _flag(st.passed[b, q])
             out[b, off[ObsBlock.LAST_PLAYER] + k] = _flag(st.last_player[b] == q)
