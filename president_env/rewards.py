@@ -71,9 +71,10 @@ def reward_table(rules: Rules, reward: RewardOption = "linear") -> FloatArray:
 def deal_rewards(state: State, table: FloatArray, out: FloatArray | None = None) -> FloatArray:
     """Every player's reward ``[B, P]`` for the deals that ended in the last step (rows whose
     ``deal_over`` is False are zero)."""
-    r = table[np.maximum(state.title, 0)]
-    r[~state.deal_over] = 0.0
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    r = np.zeros(state.title.shape, np.float32) if out is None else out
+    if out is not None:
+        r[...] = 0.0
+    rows = np.flatnonzero(state.deal_over)
+    if len(rows):
+        r[rows] = table[state.title[rows]]
+    return r
