@@ -138,6 +138,10 @@ measured the same way.
 ### Version History
 
 * v0: Initial release (president-env 0.1.0).
+* v0, president-env 0.2.0: the same game, spaces, observations and rewards. The module moved
+  from `president_env.env` to `president_env.aec` (the wrappers to `president_env.aec_wrappers`);
+  the engine's modules moved under `president_env.core`, `state.rewards` was removed (rewards:
+  `president_env.rewards`), and actions are checked by `president_env.gate`.
 """
 
 from __future__ import annotations
