@@ -1,7 +1,7 @@
 """Reading one observation row in compiled code: the blocks the agents use, by name.
 
-:class:`ObsBlock` names the blocks of :class:`president_env.core.observe.ObservationLayout`
-that the kernels read; :func:`block_offsets` gives the start of each (``off[ObsBlock.HAND]``),
+:class:`~president_env.core.observe.ObsBlock` (the engine's) names the blocks of the
+observation; :func:`block_offsets` gives the start of each (``off[ObsBlock.HAND]``),
 looked up by name so that the kernels follow the layout. :func:`read` fills a :class:`Seen`
 (scratch arrays, one set per kernel call, reused row after row) and returns the public
 :class:`Turn` (the pile and the flags) of one row.
@@ -11,7 +11,6 @@ Counts are read as ``int64(x + 0.5)``: the observation is float32 and holds whol
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -19,31 +18,13 @@ import numpy.typing as npt
 
 from agents.kernels._jit import kernel
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS
-from president_env.core.observe import ObservationLayout
+from president_env.core.observe import ObsBlock, ObservationLayout
 from president_env.core.rules import RuleParam
-
-
-class ObsBlock(IntEnum):
-    """Blocks of the observation the kernels read (the lower-case name is the layout's)."""
-
-    HAND = 0
-    PLAYED = 1
-    PILE_KIND = 2
-    PILE_SIZE = 3
-    PILE_RANK = 4
-    REVOLUTION = 5
-    LEADING = 6
-    PHASE = 7
-    TO_ACT = 8
-    CARDS_LEFT = 9
-    PASSED = 10
-    LAST_PLAYER = 11
-    CURRENT = 12
 
 
 def block_offsets(layout: ObservationLayout) -> npt.NDArray[np.int64]:
     """Start of every :class:`ObsBlock` in the observation vector, indexed by the block."""
-    return np.array([layout.slices[b.name.lower()].start for b in ObsBlock], dtype=np.int64)
+    return layout.offsets()
 
 
 class Seen(NamedTuple):
