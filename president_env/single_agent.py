@@ -183,7 +183,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             info = self._info()
             info["illegal_action"] = True
             return self._obs.copy(), ILLEGAL_REWARD, True, False, info
-        saved = (table.state.copy(), self._obs, self._mask)
+        saved = ([a.copy() for a in table.state.arrays()], self._obs, self._mask)
         self._reward = 0.0
         try:
             table.step_external([0], [a])
@@ -191,8 +191,9 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             self._play_opponents()
         except Exception:
             # an opponent's illegal action: undo the learner's play too, so that nothing changes
-            state, self._obs, self._mask = saved
-            table.state.put(slice(None), state)
+            arrays, self._obs, self._mask = saved
+            for mine, before in zip(table.state.arrays(), arrays):
+                mine[...] = before
             table.sync()
             raise
         if self.render_mode == "human":
