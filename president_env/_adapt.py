@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
+from president_env.rewards import place_points
 
 SEED_HIGH = 2**63 - 1
 """Engine seeds drawn by the adapters lie in ``0 .. SEED_HIGH - 1``."""
@@ -25,6 +26,17 @@ def game_seed(seed: int) -> int:
         raise ValueError(f"a seed is a non-negative integer, got {seed!r}")
     state = np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)
     return int(state[0] >> np.uint64(1))
+
+
+def game_seeds(seed: int, n: int) -> npt.NDArray[np.uint64]:
+    """The engine seeds of ``n`` games seeded ``seed, seed + 1, ...`` (``game_seed`` of each):
+    game ``b`` of ``VectorEnv(n, seed=seed)`` is the game of ``env().reset(seed=seed + b)``."""
+    return np.array([game_seed(seed + b) for b in range(n)], np.uint64)
+
+
+def draw_seeds(rng: np.random.Generator, n: int) -> npt.NDArray[np.uint64]:
+    """``n`` engine seeds drawn from ``rng`` (new games after the first ones)."""
+    return rng.integers(0, SEED_HIGH, size=n, dtype=np.int64).astype(np.uint64)
 
 
 def make_rules(preset: str | None, rules: Rules | None, options: dict[str, Any]) -> Rules:
@@ -51,9 +63,8 @@ def make_rules(preset: str | None, rules: Rules | None, options: dict[str, Any])
 
 def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.float32]:
     """Upper bound of every entry of the observation vector (the lower bound is 0)."""
-    p = rules.num_players
     decks, jokers = rules.num_decks, rules.num_jokers
-    max_score = {"places": p, "president_vp": 2, "tally": 1}[rules.scoring] * rules.deals
+    max_score = max(place_points(rules)) * rules.deals
     bounds = {
         "hand": max(decks, jokers),
         "played": max(4 * decks, jokers),

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core.constants import PHASE_DONE
-from president_env.core.engine import Engine
+from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.rewards import RewardOption, deal_rewards, reward_table
 from president_env.table import EXTERNAL, Policy, Table
@@ -71,7 +71,8 @@ class LearnerVecEnv:
         self.table = self._new_table()
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State:
+        """The engine state of the B games."""
         return self.table.state
 
     @property

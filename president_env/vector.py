@@ -58,7 +58,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
+from president_env._adapt import draw_seeds, game_seed, game_seeds, make_rules, observation_high
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
 from president_env.gate import ActionGate
@@ -120,7 +120,7 @@ class VectorEnv:
         if seed is None and self._state is None:
             seed = self._seed
         if seed is not None:
-            seeds = np.array([game_seed(seed + b) for b in range(self.num_envs)], np.uint64)
+            seeds = game_seeds(seed, self.num_envs)
             self.np_random, self.np_random_seed = seeding.np_random(int(seed))
         else:
             seeds = self._draw_seeds(self.num_envs)
@@ -178,7 +178,7 @@ class VectorEnv:
 
     # ------------------------------------------------------------------ helpers
     def _draw_seeds(self, n: int) -> npt.NDArray[np.uint64]:
-        return self.np_random.integers(0, SEED_HIGH, size=n, dtype=np.int64).astype(np.uint64)
+        return draw_seeds(self.np_random, n)
 
     def _observe(self) -> npt.NDArray[np.float32]:
         state = self._state

@@ -61,9 +61,3 @@ class Scoring(IntEnum):
     TALLY = 2
     """1 per presidency."""
 
-
-K_NONE = int(Kind.PASS)
-K_SET = int(Kind.SET)
-K_JOKERS = int(Kind.JOKERS)
-K_RUN = int(Kind.RUN)
-K_GIVE = int(Kind.GIVE)

@@ -21,7 +21,7 @@ import numpy.typing as npt
 import torch
 
 from agents.policy import PolicyNet
-from president_env._adapt import SEED_HIGH, game_seed
+from president_env._adapt import draw_seeds, game_seeds
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
@@ -99,7 +99,7 @@ class SelfPlayCollector:
         self.reward_table = reward_table(rules, "linear")
         self.deal_rng = np.random.default_rng(seed)  # new games, as VectorEnv(seed=seed) deals
         self.rng = np.random.default_rng([seed, 1])  # seat draws
-        first = np.array([game_seed(seed + b) for b in range(num_envs)], np.uint64)
+        first = game_seeds(seed, num_envs)
         seats = self.draw_seats(num_envs)  # [B, P]: EXTERNAL live, else pool member index
         self.table = Table(self.engine, self.engine.init(first), self.members, seats)
         self.games = 0
@@ -202,6 +202,6 @@ class SelfPlayCollector:
         self.places.extend(standings[self.table.seat_policy[ended] == EXTERNAL].tolist())
         self.games += len(ended)
         seeds = np.zeros(self.num_envs, np.uint64)
-        seeds[ended] = self.deal_rng.integers(0, SEED_HIGH, size=len(ended), dtype=np.int64)
+        seeds[ended] = draw_seeds(self.deal_rng, len(ended))
         self.engine.reset_where(st, ro.done[t], seeds)
         self.table.seat_policy[ended] = self.draw_seats(len(ended))
