@@ -12,6 +12,13 @@ BENCH_PY    := $(BENCH_VENV)/bin/python
 BENCH_PIP   := $(BENCH_PY) -m pip
 BENCH_STAMP := $(BENCH_VENV)/.installed
 
+# Ray RLlib pins its own Gymnasium, so it has its own venv (the optional extra `rllib`):
+# train.rllib_ppo and the tests marked `rllib` (tests/test_rllib.py) run there.
+RLLIB_VENV  := .venv-rllib
+RLLIB_PY    := $(RLLIB_VENV)/bin/python
+RLLIB_PIP   := $(RLLIB_PY) -m pip
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
+
 # torch FIRST, pinned: a CPU wheel of this release lies on disk; an unpinned torch
 # (asked for directly or by stable-baselines3) pulls a multi-GB CUDA build.
 TORCH := torch==2.13.0
@@ -25,14 +32,20 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Tests run in parallel (pytest-xdist) on JOBS processes; `slow` tests are listed in
 # tests/conftest.py. pytest's exit status 5 (no test collected) fails the target like any other.
 JOBS   ?= 2
+# The main venv deselects the `rllib` tests (-m "not rllib"); the RLlib venv runs exactly those,
+# with RLLIB_REQUIRED=1 so that a missing or broken Ray fails them instead of skipping them.
 PYTEST := MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup
+RLLIB_PYTEST := RLLIB_REQUIRED=1 MPLBACKEND=Agg $(RLLIB_PY) -m pytest -q -p no:cacheprovider \
+	-m rllib tests/test_rllib.py
 
-.PHONY: help venv test test-fast lint typecheck docs demo bench clean distclean
+.PHONY: help venv venv-rllib test test-fast test-rllib lint typecheck docs demo bench clean distclean
 
 help:
 	@echo "make demo      - install (first time) and run the demo"
 	@echo "make test      - install (first time), lint, type-check and run all the tests"
+	@echo "                 (the RLlib tests in their own venv: $(RLLIB_VENV))"
 	@echo "make test-fast - lint and run the tests not marked slow (the developer's set)"
+	@echo "make test-rllib - only the RLlib tests (train.rllib_ppo, the README's RLlib snippet)"
 	@echo "make lint      - ruff check + mypy only"
 	@echo "make docs      - rewrite the options and presets tables of the docs from Rules"
 	@echo "make bench     - throughput benchmark against peers (own venv: $(BENCH_VENV))"
@@ -47,14 +60,18 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e ".[dev]"
 	@touch $@
 
-test: venv
+test: venv venv-rllib
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(SRC)
-	$(PYTEST)
+	$(PYTEST) -m "not rllib"
+	$(RLLIB_PYTEST)
 
 test-fast: venv
 	$(VENV)/bin/ruff check .
-	$(PYTEST) -m "not slow"
+	$(PYTEST) -m "not slow and not rllib"
+
+test-rllib: venv-rllib
+	$(RLLIB_PYTEST)
 
 docs: venv
 	$(PY) -m president_env.testing.doctables --write
@@ -65,6 +82,14 @@ lint: venv
 
 demo: venv
 	$(PY) -m train.demo
+
+venv-rllib: $(RLLIB_STAMP)
+
+$(RLLIB_STAMP): pyproject.toml
+	@$(RLLIB_PY) -c "" 2>/dev/null || { rm -rf $(RLLIB_VENV) && $(PYTHON) -m venv $(RLLIB_VENV); }
+	$(RLLIB_PIP) install -q $(TORCH)
+	$(RLLIB_PIP) install -q -e ".[dev,rllib]"
+	@touch $@
 
 $(BENCH_STAMP): pyproject.toml
 	@$(BENCH_PY) -c "" 2>/dev/null || { rm -rf $(BENCH_VENV) && $(PYTHON) -m venv $(BENCH_VENV); }
@@ -77,8 +102,8 @@ bench: $(BENCH_STAMP)
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
-	find . -path ./$(VENV) -prune -o -path ./$(BENCH_VENV) -prune -o \
+	find . -path ./$(VENV) -prune -o -path ./$(BENCH_VENV) -prune -o -path ./$(RLLIB_VENV) -prune -o \
 		-name __pycache__ -type d -print0 | xargs -0 rm -rf
 
 distclean: clean
-	rm -rf $(VENV) $(BENCH_VENV)
+	rm -rf $(VENV) $(BENCH_VENV) $(RLLIB_VENV)

@@ -7,11 +7,23 @@
 ``act(observation, action_mask) -> int`` decides once; ``act_batch(obs [B, O], masks [B, A])``
 decides for ``B`` games at once (compiled, no Python loop over games), ``-1`` for a row without
 a legal action: every agent is a :class:`president_env.table.Policy`.
+
+:func:`load_agent` is the one resolver of an agent named on a command line or in code: a
+built-in name (``"hard"``), a checkpoint in the :mod:`agents.policy` format (``.pt``) or an
+sb3-contrib ``model.zip`` (:mod:`agents.sb3`), with an optional ``#k`` suffix (``"hard#2"``,
+``"runs/a/policy.pt#2"``) that tournaments use to tell copies apart::
+
+    load_agent("hard", rules, seed=1)
+    load_agent("runs/maskable_ppo/standard_p4_seed0/model.zip", rules)
+
+A checkpoint must have been trained for ``rules`` (a ValueError lists the options that differ).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
 from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, NormalAgent
@@ -35,6 +47,46 @@ def make_agent(name: str, rules: Rules, seed: int | None = None) -> BaseAgent:
     return AGENTS[key](rules, seed)
 
 
+CHECKPOINT_SUFFIXES = (".pt", ".zip")
+"""File endings that make an agent spec a checkpoint path rather than a built-in name."""
+_COPY = re.compile(r"#\d+$")
+
+
+def base_spec(spec: str) -> str:
+    """``spec`` without its copy suffix: ``"hard#2"`` -> ``"hard"``."""
+    return _COPY.sub("", spec.strip())
+
+
+def is_checkpoint_spec(spec: str) -> bool:
+    """Whether ``spec`` (without a ``#k`` suffix) names a checkpoint file rather than an agent:
+    it ends in ``.pt`` or ``.zip`` or holds a path separator."""
+    s = base_spec(spec)
+    return s.lower().endswith(CHECKPOINT_SUFFIXES) or "/" in s or "\\" in s
+
+
+def load_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
+    """The agent named by ``spec`` for ``rules``: a built-in agent (``"hard"``, seeded
+    ``seed``), a ``.pt`` checkpoint (:class:`agents.policy.PolicyAgent`, greedy) or an SB3
+    ``model.zip`` (:class:`agents.sb3.SB3Policy`, deterministic); a ``#k`` suffix is ignored.
+    ValueError (:class:`agents.policy.CheckpointError` for files) for an unknown name, a
+    missing or unusable file, or a checkpoint trained for other rules."""
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec is a string, got {type(spec).__name__}")
+    name = base_spec(spec)
+    if not is_checkpoint_spec(name):
+        if name.lower() not in AGENTS:
+            raise ValueError(
+                f"unknown agent {name!r}; agents are {sorted(AGENTS)} or a checkpoint path "
+                f"(.pt or an SB3 model.zip)"
+            )
+        return make_agent(name, rules, seed)
+    from agents.policy import PolicyAgent
+
+    agent = PolicyAgent.load(Path(name), rules)
+    agent.reseed(seed)
+    return agent
+
+
 __all__ = [
     "AGENTS",
     "HARD_WEIGHTS",
@@ -46,5 +98,8 @@ __all__ = [
     "NormalAgent",
     "RandomAgent",
     "RuleAgent",
+    "base_spec",
+    "is_checkpoint_spec",
+    "load_agent",
     "make_agent",
 ]

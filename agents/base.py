@@ -4,7 +4,9 @@ An agent decides from what one player may know: its observation vector (see
 :mod:`president_env.core.observe`) and the legal-action mask, plus the :class:`~president_env.Rules`
 it was built with (pack size, options). It never sees the engine's state.
 
-Every agent is a :class:`president_env.table.Policy`, with one more entry point:
+Every agent is a :class:`president_env.table.Policy` that says which rules it was made for
+(its ``rules`` attribute, a convention every policy may follow: :func:`president_env.table.check_rules` compares
+them with a table's and names the options that differ), with one more entry point:
 
 * ``act_batch(observations [B, O], action_masks [B, A]) -> int64 [B]``: ``B`` decisions at once,
   row by row independent; a row whose mask has no legal action gets ``-1`` (the kernel never

@@ -1,27 +1,37 @@
-"""Play President against the rule-based agents in a terminal.
+"""Play President against the rule-based agents in a terminal, or in a browser with ``--web``.
 
     python -m agents.play --preset standard --players 4 --seat 0 --opponents hard
+    python -m agents.play --web            # the web app (agents.web) on http://127.0.0.1:8000
 
 At your turn the program shows your hand, the pile and your legal plays, numbered; answer with
 the number or the play's name (``pair of 9``, ``pass``). A bad answer gets a message and a new
 prompt; ``quit`` (or the end of the input) stops the game. ``--opponents`` is one agent name
-for every other seat or a comma list, one per other seat in seat order.
+for every other seat or a comma list, one per other seat in seat order. ``--record game.json``
+saves the game as a game record (``docs/records.md``), finished or not.
+
+``--web`` serves the local web app instead (:mod:`agents.web`: play any preset and any mix of
+agents, replay game records): ``--host`` (default 127.0.0.1), ``--port``, ``--records`` (record
+files or folders of ``*.json`` to list for replay, comma-separated) and ``--save-dir`` (where
+games are saved after every move and loaded again at start; none: games live in memory).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from agents import AGENTS, make_agent
+from agents import AGENTS, load_agent
 from president_env.cli import parse, rule_options
 from president_env.core.cards import format_hand
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
 from president_env.core.rules import Rules
+from president_env.records import GameRecorder, Player
 from president_env.render import describe_pile, title_name
 from president_env.table import EXTERNAL, Policy, Table
 
@@ -55,11 +65,13 @@ def play(
     seed: int = 0,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    record: str | Path | None = None,
 ) -> int:
     """Play one game with a human in ``seat``; return 0 when it ends, 1 if the player quits.
 
     The game is a :class:`~president_env.table.Table` of one game whose human seat is
-    external; ``opponents`` (policies) play the other seats in seat order."""
+    external; ``opponents`` (policies) play the other seats in seat order. With ``record`` (a
+    path), the game is saved there as a game record when it ends or the player quits."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     engine = Engine(rules)
@@ -70,11 +82,15 @@ def play(
     table = Table(engine, engine.init([seed]), list(opponents), seat_policy)
     names = {s: f"seat {s} ({table.policy_name(i)})" for i, s in enumerate(others)}
     names[seat] = f"seat {seat} (you)"
+    players = [Player("you", "human") if s == seat else Player(table.policy_name(int(k)))
+               for s, k in enumerate(seat_policy)]
+    recorder = GameRecorder(rules, table.state, players=players, meta={"source": "play"})
 
     def say(line: str = "") -> None:
         print(line, file=out, flush=True)
 
     def announce(moved: Any, seats: Any, actions: Any) -> None:
+        recorder.add(int(seats[0]), int(actions[0]))
         say(f"{names[int(seats[0])]}: {engine.layout.name(int(actions[0]))}")
         if table.state.deal_over[0]:
             places = table.state.title[0]
@@ -92,6 +108,8 @@ def play(
         a = _ask(table, seat, names, inp, out)
         if a is None:
             say("\nGame stopped.")
+            if record is not None:
+                say(f"Game record (unfinished) saved to {recorder.record.save(record)}")
             return 1
         table.step_external([0], [a])
         announce(None, [seat], [a])
@@ -100,6 +118,8 @@ def play(
     standing = engine.standings(state)[0]
     say(f"Game over. Scores ({rules.scoring}): {scores}")
     say(f"You finished {int(standing[seat]) + 1} of {p}.")
+    if record is not None:
+        say(f"Game record saved to {recorder.finish(state).save(record)}")
     return 0
 
 
@@ -157,6 +177,18 @@ class Args:
     """Deal seed (none: a random one)."""
     extra: dict[str, Any] = rule_options()
     """Rule options overriding the preset."""
+    record: str | None = None
+    """Save the game as a game record (JSON, docs/records.md) at this path."""
+    web: bool = False
+    """Serve the web app (play and replay in a browser) instead of the terminal game."""
+    host: str = "127.0.0.1"
+    """With --web: the address to serve on (127.0.0.1: this machine only)."""
+    port: int = 8000
+    """With --web: the port to serve on."""
+    records: tuple[str, ...] = ()
+    """With --web: game records (files, or folders of *.json) listed for replay."""
+    save_dir: Path | None = None
+    """With --web: save every game here after every move, and load them again at start."""
 
 
 PROG = "python -m agents.play"
@@ -164,6 +196,8 @@ PROG = "python -m agents.play"
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(Args, argv, prog=PROG)
+    if args.web:
+        return _serve(args)
     try:
         rules = Rules.preset(args.preset, num_players=args.players, **args.extra)
         if not 0 <= args.seat < rules.num_players:
@@ -178,15 +212,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.seed is not None and args.seed < 0:
             raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
-        opponents = [make_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
+        opponents = [load_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
     except ValueError as e:
         print(f"error: {e} (agents: {', '.join(sorted(AGENTS))})", file=sys.stderr)
         return 2
     try:
-        return play(rules, args.seat, opponents, seed=seed)
+        return play(rules, args.seat, opponents, seed=seed, record=args.record)
     except KeyboardInterrupt:
         print("\nGame stopped.")
         return 1
+
+
+def _serve(args: Args) -> int:
+    """Run the web app (the game options of the command line are chosen in the page)."""
+    from agents.web import serve
+
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port must be 0..65535, got {args.port}", file=sys.stderr)
+        return 2
+    missing = [r for r in args.records if not Path(r).exists()]
+    if missing:
+        print(f"error: --records: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    with contextlib.suppress(KeyboardInterrupt):
+        serve(args.host, args.port, records=args.records, save_dir=args.save_dir)
+    return 0
 
 
 if __name__ == "__main__":

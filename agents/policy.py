@@ -3,14 +3,25 @@
 A checkpoint is a file written by :func:`save_policy` (``torch.save`` of a plain dict):
 ``{"format": "president-policy", "version": 1, "rules": Rules.to_dict(), "obs_size",
 "num_actions", "hidden", "state_dict", "meta"}``. :meth:`PolicyAgent.load` checks every part and
-raises :class:`CheckpointError` with the reason for a missing, corrupt or foreign file, or one
-trained for other rules.
+raises :class:`CheckpointError` with the reason for a missing, corrupt or foreign file, one
+trained for other rules, or weights that cannot be a trained network (a NaN or infinite value,
+a weight matrix of zeros). It also reads an sb3-contrib ``model.zip`` (see :mod:`agents.sb3`).
+
+Rules of a policy
+-----------------
+A policy may carry the :class:`~president_env.Rules` it was built or trained for as its
+``rules`` attribute (the rule-based agents, :class:`PolicyAgent` and
+:class:`agents.sb3.SB3Policy` do). Two rules of the same observation and action sizes can
+differ in how the game is played, so whatever seats a policy at a table of given rules
+(tournaments, :func:`train.eval.tournament.evaluate_policy`, the trainers' opponents) calls
+:func:`~president_env.table.check_rules`, which raises a ValueError naming the options that differ. A policy without
+``rules`` is trusted.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +30,13 @@ from torch import nn
 
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.table import check_rules, rule_differences
+
+__all__ = ["CheckpointError", "PolicyAgent", "PolicyNet", "check_rules", "check_weights",
+           "load_policy", "rule_differences", "save_policy"]
+
+if TYPE_CHECKING:
+    from agents.sb3 import SB3Policy
 
 FORMAT = "president-policy"
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
@@ -90,14 +108,10 @@ def load_policy(path: str | Path, rules: Rules | None = None) -> tuple[PolicyNet
         trained = Rules.from_dict(dict(ck["rules"], preset_name=None))
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(f"{p} holds invalid rules: {e}") from e
-    if rules is not None and _comparable(rules) != _comparable(trained):
-        diff = {
-            k: (v, trained.to_dict()[k])
-            for k, v in _comparable(rules).items()
-            if _comparable(trained)[k] != v
-        }
+    if rules is not None and rule_differences(rules, trained):
         raise CheckpointError(
-            f"{p} was trained for other rules; differences (wanted, trained): {diff}"
+            f"{p} was trained for other rules; differences (wanted, trained): "
+            f"{rule_differences(rules, trained)}"
         )
     eng = Engine(trained)
     if ck.get("obs_size") != eng.obs_size or ck.get("num_actions") != eng.num_actions:
@@ -107,15 +121,30 @@ def load_policy(path: str | Path, rules: Rules | None = None) -> tuple[PolicyNet
         net.load_state_dict(ck["state_dict"])
     except (KeyError, RuntimeError) as e:
         raise CheckpointError(f"{p}: the weights do not fit the network ({e})") from e
+    check_weights(net.state_dict(), p)
     net.eval()
     return net, trained, dict(ck.get("meta", {}))
 
 
-def _comparable(rules: Rules) -> dict[str, Any]:
-    d = rules.to_dict()
-    d.pop("preset_name")
-    d["decks"] = rules.num_decks
-    return d
+def check_weights(tensors: dict[str, torch.Tensor], source: str | Path) -> None:
+    """A :class:`CheckpointError` naming ``source`` and the tensor when a value is NaN or
+    infinite, or a weight matrix is all zeros (no trained network has either)."""
+    for name, t in tensors.items():
+        if not torch.is_floating_point(t):
+            continue
+        if not bool(torch.isfinite(t).all()):
+            bad = int((~torch.isfinite(t)).sum())
+            raise CheckpointError(
+                f"{source}: tensor {name!r} holds {bad} NaN or infinite value(s) of {t.numel()}; "
+                f"expected finite weights (was training diverging?)"
+            )
+        if t.ndim >= 2 and not bool(t.any()):
+            raise CheckpointError(
+                f"{source}: weight matrix {name!r} {tuple(t.shape)} is all zeros; expected the "
+                f"weights of a trained network"
+            )
+
+
 
 
 class PolicyAgent:
@@ -142,7 +171,18 @@ class PolicyAgent:
         self.gen.manual_seed(0 if seed is None else seed)
 
     @classmethod
-    def load(cls, path: str | Path, rules: Rules | None = None, **kwargs: Any) -> PolicyAgent:
+    def load(
+        cls, path: str | Path, rules: Rules | None = None, **kwargs: Any
+    ) -> PolicyAgent | SB3Policy:
+        """The policy of a checkpoint file: this format (a :class:`PolicyAgent`), or an
+        sb3-contrib ``model.zip`` (an :class:`agents.sb3.SB3Policy`, ``deterministic`` for
+        ``greedy``). With ``rules``, a :class:`CheckpointError` unless trained for them."""
+        from agents.sb3 import SB3Policy, is_sb3_model
+
+        if is_sb3_model(path):
+            return SB3Policy.load(
+                path, rules, deterministic=kwargs.pop("greedy", True), **kwargs
+            )
         net, trained, _ = load_policy(path, rules)
         return cls(net, rules or trained, **kwargs)
 

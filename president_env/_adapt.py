@@ -1,37 +1,86 @@
 """Helpers shared by the adapters (AEC env, vector env, single-agent wrapper).
 
-Building Rules from keyword options, the seeds of reset(seed=...), the observation bounds for a
-Box space. Rewards live in :mod:`president_env.rewards`, action checks in
-:mod:`president_env.gate`.
+Building Rules from keyword options, the checks of ``reset(seed=..., options=...)`` and the
+seeds they give, the observation bounds for a Box space. Rewards live in
+:mod:`president_env.rewards`, action checks in :mod:`president_env.gate`.
+
+The AEC and single-agent envs render through :func:`render_frame` (one ``render()`` for both,
+every mode of :data:`~president_env.render.RENDER_MODES`).
+
+Every adapter checks its ``reset`` arguments here, before anything changes: a seed is an int
+``>= 0`` (a numpy integer too) or None (a bool, a float or a string is a TypeError, a negative
+int a ValueError); ``options`` is None or a dict whose keys the adapter knows (a misspelled key
+is a ValueError naming the valid ones; the one key ``"options"``, which PettingZoo's
+``api_test`` passes to check the signature, is ignored).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
+from president_env.core.actions import ActionLayout
+from president_env.core.engine import State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
+from president_env.render import RENDER_MODES, render_view
 from president_env.rewards import place_points
 
 SEED_HIGH = 2**63 - 1
 """Engine seeds drawn by the adapters lie in ``0 .. SEED_HIGH - 1``."""
 
 
+def check_seed(seed: Any) -> int:
+    """``seed`` as a Python int, else a TypeError (not an int) or ValueError (negative)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(
+            f"seed must be an int >= 0 or None, got {type(seed).__name__} {seed!r}"
+        )
+    if seed < 0:
+        raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
+    return int(seed)
+
+
+IGNORED_OPTIONS = ("options",)
+"""``reset`` option keys accepted and ignored by every adapter: PettingZoo's ``api_test`` checks
+the signature of ``reset`` with ``options={"options": 1}``."""
+
+
+def check_options(options: Any, valid: tuple[str, ...]) -> dict[str, Any]:
+    """The ``options`` of a ``reset`` as a dict (None: empty); a TypeError if it is not a
+    mapping, a ValueError naming the valid keys for a key outside ``valid`` (and
+    :data:`IGNORED_OPTIONS`)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+    unknown = [k for k in options if k not in valid and k not in IGNORED_OPTIONS]
+    if unknown:
+        known = ", ".join(repr(k) for k in valid) if valid else "none"
+        raise ValueError(
+            f"unknown reset option(s) {', '.join(repr(k) for k in unknown)}; valid options: "
+            f"{known}"
+        )
+    return dict(options)
+
+
 def game_seed(seed: int) -> int:
-    """The engine seed of the game that ``reset(seed=seed)`` deals (AEC and vector envs)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"a seed is a non-negative integer, got {seed!r}")
-    state = np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)
+    """The engine seed of the game that ``reset(seed=seed)`` deals (AEC and vector envs);
+    ``seed`` is checked by :func:`check_seed`."""
+    state = np.random.SeedSequence(check_seed(seed)).generate_state(1, np.uint64)
     return int(state[0] >> np.uint64(1))
 
 
 def game_seeds(seed: int, n: int) -> npt.NDArray[np.uint64]:
     """The engine seeds of ``n`` games seeded ``seed, seed + 1, ...`` (``game_seed`` of each):
     game ``b`` of ``VectorEnv(n, seed=seed)`` is the game of ``env().reset(seed=seed + b)``."""
-    return np.array([game_seed(seed + b) for b in range(n)], np.uint64)
+    first = check_seed(seed)
+    return np.array([game_seed(first + b) for b in range(n)], np.uint64)
 
 
 def draw_seeds(rng: np.random.Generator, n: int) -> npt.NDArray[np.uint64]:
@@ -79,3 +128,59 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
     for name, value in bounds.items():
         high[layout.slices[name]] = value
     return high
+
+
+def copy_space(space: spaces.Dict) -> spaces.Dict:
+    """An equal but distinct Dict of Box spaces (each agent seeds its own)."""
+    return spaces.Dict({k: _copy_box(v) for k, v in space.spaces.items()})
+
+
+def _copy_box(box: spaces.Space) -> spaces.Box:
+    assert isinstance(box, spaces.Box)
+    return spaces.Box(low=box.low, high=box.high, shape=box.shape, dtype=box.dtype)
+
+
+# ---------------------------------------------------------------------- rendering
+def check_render_mode(render_mode: Any) -> str | None:
+    """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else a ValueError."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}, got "
+            f"{render_mode!r}"
+        )
+    return render_mode  # type: ignore[no-any-return]
+
+
+def render_frame(
+    owner: str,
+    render_mode: str | None,
+    rules: Rules,
+    state: State | None,
+    *,
+    seat: int | None = None,
+    pile_cards: npt.ArrayLike | None = None,
+    layout: ActionLayout | None = None,
+    caption: str = "",
+) -> str | npt.NDArray[np.uint8] | None:
+    """What ``render()`` of an env (named ``owner`` in messages) returns in ``render_mode``.
+
+    None (and Gymnasium's warning) without a render mode; ``"ansi"``: the text of the table,
+    after the line ``caption`` when given; ``"human"``: that text printed; ``"rgb_array"``: the
+    picture. ``seat`` is the hand shown (default: the player to act).
+    """
+    if render_mode is None:
+        gymnasium.logger.warn(
+            "You are calling render method without specifying any render mode: use "
+            f"{owner}(render_mode=...) with one of {', '.join(map(repr, RENDER_MODES))}."
+        )
+        return None
+    if state is None:
+        raise RuntimeError("call reset() before render()")
+    mode = "ansi" if render_mode == "human" else render_mode
+    view = render_view(mode, rules, state, 0, seat=seat, pile_cards=pile_cards, layout=layout)
+    if isinstance(view, str):
+        view = f"{caption}\n{view}" if caption else view
+        if render_mode == "human":
+            print(view + "\n")
+            return None
+    return view

@@ -102,38 +102,37 @@ terminated). Option `reward`:
 | sequence of N   | one reward per place, first place first                              |
 
 All agents are terminated when the game ends (after `deals` deals, or when `target_score` is
-reached); truncations are always False. `infos[agent]` is `{"deal": d}` (0-based deal in play),
-with `"score"` (final cumulative score) and `"standing"` (0 = winner) added when the game ends.
+reached); truncations are always False. `infos[agent]` has the same keys, all Python ints, from
+`reset()` on (libraries such as TorchRL fix their specs at reset): `"deal"` (0-based deal in
+play), `"score"` (the agent's cumulative score, final once the game is over) and `"standing"`
+(the final ranking, 0 = winner; -1 until the game is over).
 
 ### Options and variants
 
 `env(preset=None, rules=None, render_mode=None, illegal_action="raise", reward="linear",
-**options)`: `preset` names a preset (`Rules.preset`), `rules` gives a whole
+record=False, **options)` (`record=True`: `env.unwrapped.record` is the game's record,
+:mod:`president_env.records`): `preset` names a preset (`Rules.preset`), `rules` gives a whole
 :class:`~president_env.core.rules.Rules`, and any rule option may be given as a keyword on top
 (`env(preset="cardverse", num_players=5)`, `env(runs=True, jokers=2)`). Unknown or impossible
 options raise ValueError at construction. `render_mode` is `None`, `"ansi"` (`render()` returns
-the table as text) or `"human"` (the table is printed after every step).
+the table as text), `"human"` (the table is printed after every step) or `"rgb_array"`
+(`render()` returns a picture of the table, an `H x W x 3` uint8 array, with the hand of the
+agent to act face up; see :func:`president_env.render.render_view`).
 
 `reset(seed=s)` seeds the environment (the deals and every later `reset()` follow from `s`);
-`reset()` with no seed on a fresh environment draws one. `reset(options={"hands": [...]})`
-starts the first deal from given hands, one text per seat (`["3c 4d 2s", "JK 10h", ...]`, or a
-`[N, 53]` count array); other keys of `options` are ignored.
+`reset()` with no seed on a fresh environment draws one. A seed is an int >= 0: another type is
+a TypeError, a negative int a ValueError. `reset(options={"hands": [...]})` starts the first
+deal from given hands, one text per seat (`["3c 4d 2s", "JK 10h", ...]`, or a `[N, 53]` count
+array); `"hands"` is the only option (another key is a ValueError naming it). A failed reset
+changes nothing.
 
-`env()` adds the standard wrappers of the classic environments, innermost first:
-`TerminateIllegalWrapper` (`illegal_action="penalty"` only), `AssertOutOfBoundsWrapper` (as its
-subclass :class:`ActionCheckWrapper`, which raises the TypeError / ValueError above instead of
-a bare assertion) and `OrderEnforcingWrapper` (as its subclass
-:class:`OrderEnforcingWrapper`, with the same checks, which reads `agent_selection`, `rewards`,
-`terminations`, ... directly instead of through a `__getattr__` chain). `raw_env(...)` is the
-bare environment.
+`copy.deepcopy` and `pickle` of the bare or wrapped env keep the game in play: the copy
+continues exactly as the original would (observations, rewards, infos, `np_random`).
 
-### Speed
-
-One engine call per step (play, next legal mask and next observation, compiled together, see
-:mod:`president_env.core._fastpath`); the mask and the observation of the agent to act are cached
-until the next step. Random legal play with `env.last()` every step runs at about 35-45k
-steps/s on a 2-core machine (`benchmarks/bench_env.py`), 5-6x PettingZoo's `texas_holdem_v4`
-measured the same way.
+`env()` adds the classic environments' wrappers, innermost first: `TerminateIllegalWrapper`
+(`illegal_action="penalty"` only), then :class:`ActionCheckWrapper` and
+:class:`OrderEnforcingWrapper` (:mod:`president_env.aec_wrappers`: PettingZoo's, with the errors
+above). `raw_env(...)` is the bare environment.
 
 ### Version History
 
@@ -142,13 +141,14 @@ measured the same way.
   from `president_env.env` to `president_env.aec` (the wrappers to `president_env.aec_wrappers`);
   the engine's modules moved under `president_env.core`, `state.rewards` was removed (rewards:
   `president_env.rewards`), and actions are checked by `president_env.gate`.
+* v0, president-env 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`;
+  copies keep the game; misspelled `reset` options and bad seeds raise; `record=True`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -157,19 +157,27 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
+from president_env._adapt import (
+    SEED_HIGH,
+    check_options,
+    check_render_mode,
+    copy_space,
+    game_seed,
+    make_rules,
+    observation_high,
+    render_frame,
+)
 from president_env.aec_wrappers import ActionCheckWrapper, OrderEnforcingWrapper
 from president_env.core._fastpath import OneGame
 from president_env.core.constants import Kind
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
 from president_env.gate import ILLEGAL_REWARD, ActionGate
-from president_env.render import render_table
+from president_env.records import GameRecord, GameRecorder
+from president_env.render import RENDER_MODES
 from president_env.rewards import RewardOption, deal_rewards, reward_table
 
 Obs = dict[str, npt.NDArray[Any]]
-
-RENDER_MODES = ("ansi", "human")
 
 
 def env(
@@ -178,16 +186,12 @@ def env(
     render_mode: str | None = None,
     illegal_action: str = "raise",
     reward: RewardOption = "linear",
+    record: bool = False,
     **options: Any,
 ) -> AECEnv:
     """The President AEC env with the standard PettingZoo wrappers (see the module docstring)."""
     e: AECEnv = raw_env(
-        preset=preset,
-        rules=rules,
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-        reward=reward,
-        **options,
+        preset, rules, render_mode, illegal_action, reward, record, **options
     )
     if illegal_action == "penalty":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
@@ -213,22 +217,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "raise",
         reward: RewardOption = "linear",
+        record: bool = False,
         **options: Any,
     ) -> None:
         EzPickle.__init__(
-            self,
-            preset=preset,
-            rules=rules,
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            reward=reward,
-            **options,
+            self, preset, rules, render_mode, illegal_action, reward, record, **options
         )
         super().__init__()
         self.rules: Rules = make_rules(preset, rules, options)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.reward_table = reward_table(self.rules, reward)
         self.engine = Engine(self.rules)
         self.gate = ActionGate(self.engine.layout, illegal_action)
@@ -252,7 +249,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {
-            a: obs_space if i == 0 else _copy_space(obs_space)
+            a: obs_space if i == 0 else copy_space(obs_space)
             for i, a in enumerate(self.possible_agents)
         }
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
@@ -265,6 +262,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._obs_other: dict[int, Obs] = {}
         self._rewards_dirty = False
         self._pile_cards: npt.NDArray[np.int8] | None = None
+        self.record_games = bool(record)
+        self._recorder: GameRecorder | None = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -276,6 +275,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (see the module docstring for ``seed`` and ``options["hands"]``)."""
+        hands = check_options(options, ("hands",)).get("hands")
         rng, rng_seed = self.np_random, self.np_random_seed
         state_before = None if rng is None else rng.bit_generator.state
         if seed is not None:
@@ -285,7 +285,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             if rng is None:
                 rng, rng_seed = seeding.np_random(None)
             engine_seed = int(rng.integers(0, SEED_HIGH))
-        hands = options.get("hands") if isinstance(options, dict) else None
         try:
             if hands is None:
                 state = self.engine.init([engine_seed])
@@ -301,13 +300,18 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 rng.bit_generator.state = state_before  # a failed reset changes nothing
             raise
         self.np_random, self.np_random_seed = rng, rng_seed
+        if self.record_games:
+            self._recorder = GameRecorder(
+                self.rules, state, players=self.possible_agents,
+                meta={"source": "aec", "reset_seed": seed},
+            )
         self._game = OneGame(self.engine, state)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"deal": 0} for a in self.agents}
+        self.infos = {a: _info(0, 0) for a in self.agents}
         self._skip_agent_selection = None
         self._rewards_dirty = False
         self._pile_cards = None
@@ -347,6 +351,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if self.render_mode is not None:
             self._track_pile(a)
         game.step(a)
+        if self._recorder is not None:
+            self._recorder.add(self._seat_of[agent], a)
         if state.deal_over[0]:
             self._end_deal(state)
         self._new_position()
@@ -373,15 +379,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._rewards_dirty = True
         self._accumulate_rewards()
         deal = int(state.deal[0])
+        scores = state.scores[0].tolist()
         if state.phase[0] == PHASE_DONE:
-            standing = self.engine.standings(state)[0]
+            standing = self.engine.standings(state)[0].tolist()
             self.infos = {
-                a: {"deal": deal, "score": int(state.scores[0, i]), "standing": int(standing[i])}
-                for i, a in enumerate(self.possible_agents)
+                a: _info(deal, scores[i], standing[i]) for i, a in enumerate(self.possible_agents)
             }
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.infos = {a: {"deal": deal} for a in self.agents}
+            self.infos = {a: _info(deal, scores[self._seat_of[a]]) for a in self.agents}
 
     def _end_by_illegal_move(self, agent: str) -> None:
         """PettingZoo's TerminateIllegalWrapper behaviour, for the bare env."""
@@ -429,36 +435,42 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ views
     @property
+    def record(self) -> GameRecord | None:
+        """The game record of the current game (``record=True``, else None): with its result
+        once the game is over, else the steps so far (see ``docs/records.md``)."""
+        rec = self._recorder
+        return None if rec is None or self._game is None else rec.current(self._game.state)
+
+    @property
     def game_state(self) -> State:
         """The engine state of the game (a batch of one); do not modify it."""
         if self._game is None:
             raise RuntimeError("call reset() first")
         return self._game.state
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode: "
-                "use raw_env(render_mode='ansi') or 'human'."
-            )
-            return None
-        if self._game is None:
-            raise RuntimeError("call reset() before render()")
-        text = render_table(
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table as text (``"ansi"``), printed (``"human"``) or as a picture
+        (``"rgb_array"``), with the hand of the agent to act."""
+        return render_frame(
+            "raw_env",
+            self.render_mode,
             self.rules,
-            self._game.state,
-            0,
+            None if self._game is None else self._game.state,
             pile_cards=self._pile_cards,
             layout=self.layout,
         )
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
 
     def close(self) -> None:
         pass
+
+    # ------------------------------------------------------------------ copies
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything, the game in play included (EzPickle's own state holds only the
+        constructor's arguments, so that a copy would start without a game)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # ------------------------------------------------------------------ helpers
     def _track_pile(self, a: int) -> None:
@@ -482,11 +494,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return str(self.metadata["name"])
 
 
-def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    """An equal but distinct Dict space (each agent seeds its own)."""
-    return spaces.Dict({k: _copy_box(v) for k, v in space.spaces.items()})
-
-
-def _copy_box(box: spaces.Space) -> spaces.Box:
-    assert isinstance(box, spaces.Box)
-    return spaces.Box(low=box.low, high=box.high, shape=box.shape, dtype=box.dtype)
+def _info(deal: int, score: int, standing: int = -1) -> dict[str, int]:
+    """An agent's info: the same keys from reset on (see the module docstring)."""
+    return {"deal": deal, "score": score, "standing": standing}

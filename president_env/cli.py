@@ -41,6 +41,29 @@ no default                positional ``checkpoint``
 module imports neither numpy nor any RL library (``--rule`` values are parsed by
 :func:`president_env.core.rules.parse_rule_option`, imported only when a dataclass asks for rule
 options), so every entry point can use it.
+
+Checks and errors
+-----------------
+Values are checked when the command line is read, before any work starts. A field made by
+:func:`arg` carries checks (functions of the value that return what is wrong, or None):
+
+    deals: int = arg(2000, positive)
+    """Deals to play."""
+    checkpoint: Path = arg(REQUIRED, input_file)
+    """Policy checkpoint."""
+    json: Path | None = arg(None, output_file)
+    """Write the rows as JSON here."""
+
+:func:`positive`, :func:`non_negative`, :func:`fraction` (numbers, finite), :func:`input_file`
+(an existing file), :func:`output_file` and :func:`output_dir` (a path that can be written:
+no file in the way of its folders, the nearest existing folder writable; missing folders are
+made when the output is written, never at parse time). A field declared again in a subclass
+without checks keeps those of its base class. ``None`` and ``""`` (not given) are never checked. A dataclass may also
+define ``check(self)``, raising ValueError for what involves several fields or needs the rules
+(an unknown preset, agent or checkpoint). :func:`check_args` runs both (the trainers call it
+for arguments built in code); :func:`parse` turns any failure, and any bad word on the command
+line, into one line ``error: <what>`` on stderr and exit code 2, with no traceback.
+:func:`fail` and :func:`user_errors` do the same for errors found later, while setting up.
 '''
 
 from __future__ import annotations
@@ -49,18 +72,29 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import math
+import os
 import sys
 import textwrap
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, TypeVar, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
 
 RULE_OPTIONS = "rule_options"
 """Metadata key of the field made by :func:`rule_options`."""
+CHECKS = "checks"
+"""Metadata key of the checks of a field made by :func:`arg`."""
+REQUIRED: Any = dataclasses.MISSING
+"""``arg(REQUIRED, ...)``: a field without a default (a positional argument)."""
+Check = Callable[[Any], "str | None"]
+"""What is wrong with a value (``"must be > 0"``), or None when it is fine."""
+USER_ERRORS: tuple[type[Exception], ...] = (ValueError, TypeError, OSError)
+"""Errors that :func:`user_errors` reports as one line."""
 SCALARS: tuple[type, ...] = (int, float, str, Path)
 """Field types taken as one value."""
 TRUE = ("1", "true", "yes", "on")
@@ -72,22 +106,148 @@ def rule_options() -> Any:
     return dataclasses.field(default_factory=dict, metadata={RULE_OPTIONS: True})
 
 
+def arg(default: Any = REQUIRED, *checks: Check, default_factory: Any = dataclasses.MISSING) -> Any:
+    """A dataclass field whose value must pass ``checks`` (see the module docstring)."""
+    if default_factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=default_factory, metadata={CHECKS: checks})
+    return dataclasses.field(default=default, metadata={CHECKS: checks})
+
+
 def parse(
     cls: type[T],
     argv: Sequence[str] | None = None,
     doc: str | None = None,
     prog: str | None = None,
 ) -> T:
-    """An instance of the dataclass ``cls`` from the command line (``sys.argv[1:]`` by default).
+    """An instance of the dataclass ``cls`` from the command line (``sys.argv[1:]`` by default),
+    checked (:func:`check_args`); a bad value exits with one line ``error: ...`` and code 2.
 
     ``doc`` (default: the docstring of the module that defines ``cls``) is the description in
     ``--help``; ``prog`` the program name shown there.
     """
-    ns = vars(parser(cls, doc, prog).parse_args(argv))
+    ap = parser(cls, doc, prog)
+    ns = vars(ap.parse_args(argv))
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if f.metadata.get(RULE_OPTIONS):
             ns[f.name] = dict(ns[f.name])
-    return cls(**ns)
+    try:
+        obj = cls(**ns)
+        check_args(obj)
+    except USER_ERRORS as e:
+        ap.error(str(e))
+    return obj
+
+
+def check_args(args: Any) -> None:
+    """Run the field checks of the dataclass instance ``args``, then its ``check()`` method if
+    it has one; a ValueError naming the option, the value given and what is wrong with it."""
+    for name, (flag, checks) in field_checks(type(args)).items():
+        value = getattr(args, name)
+        if value is None or value == "":  # not given
+            continue
+        for check in checks:
+            problem = check(value)
+            if problem:
+                raise ValueError(f"{flag} {_got(value)}: {problem}")
+    hook = getattr(args, "check", None)
+    if callable(hook):
+        hook()
+
+
+def field_checks(cls: type) -> dict[str, tuple[str, tuple[Check, ...]]]:
+    """``{field: (its option or argument name, its checks)}`` of the dataclass ``cls`` and its
+    bases (a field declared again without checks keeps its base's)."""
+    out: dict[str, tuple[str, tuple[Check, ...]]] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        for f in dataclasses.fields(klass):
+            checks = f.metadata.get(CHECKS)
+            if checks:
+                has_default = _default(f) is not dataclasses.MISSING
+                flag = "--" + f.name.replace("_", "-") if has_default else f.name
+                out[f.name] = (flag, tuple(checks))
+    return {k: out[k] for k in (f.name for f in dataclasses.fields(cls)) if k in out}
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: <message>`` (one line) on stderr and exit with code 2."""
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn a ValueError, TypeError or OSError raised inside into :func:`fail` (for the set-up
+    of a command: rules, agents, checkpoints)."""
+    try:
+        yield
+    except USER_ERRORS as e:
+        fail(str(e))
+
+
+# ---------------------------------------------------------------------------- checks
+def positive(value: Any) -> str | None:
+    """A finite number above 0."""
+    return None if _finite(value) and value > 0 else "expected a number > 0"
+
+
+def non_negative(value: Any) -> str | None:
+    """A finite number, 0 or more."""
+    return None if _finite(value) and value >= 0 else "expected a number >= 0"
+
+
+def fraction(value: Any) -> str | None:
+    """A number from 0 to 1."""
+    return None if _finite(value) and 0 <= value <= 1 else "expected a number from 0 to 1"
+
+
+def input_file(value: Any) -> str | None:
+    """An existing file."""
+    p = Path(value)
+    if p.is_file():
+        return None
+    return "is a folder, expected a file" if p.is_dir() else "no such file"
+
+
+def output_file(value: Any) -> str | None:
+    """A file that can be written (its missing folders are made when it is written)."""
+    p = Path(value)
+    if p.is_dir():
+        return "is a folder, expected a file name"
+    return _creatable(p.absolute().parent)
+
+
+def output_dir(value: Any) -> str | None:
+    """A folder that can be written into (made, with its parents, when the output is written)."""
+    return _creatable(Path(value).absolute())
+
+
+def _creatable(folder: Path) -> str | None:
+    """None when ``folder`` is, or can be made, a writable folder."""
+    for p in (folder, *folder.parents):
+        if p.exists():
+            if not p.is_dir():
+                return f"cannot be made: {p} is a file, not a folder"
+            if not os.access(p, os.W_OK | os.X_OK):
+                return f"cannot be written: folder {p} is not writable"
+            return None
+    return None
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _got(value: Any) -> str:
+    return repr(value) if isinstance(value, str) and (not value or " " in value) else str(value)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with an error as one line ``error: ...`` (and exit code 2), no usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(f"{message} (see --help)")
 
 
 def parser(cls: type, doc: str | None = None, prog: str | None = None) -> argparse.ArgumentParser:
@@ -96,9 +256,7 @@ def parser(cls: type, doc: str | None = None, prog: str | None = None) -> argpar
         raise TypeError(f"{cls!r} is not a dataclass")
     if doc is None:
         doc = getattr(sys.modules.get(cls.__module__), "__doc__", None)
-    ap = argparse.ArgumentParser(
-        prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    ap = _Parser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     docs = field_docs(cls)
     hints = get_type_hints(cls)
     for f in dataclasses.fields(cls):

@@ -19,7 +19,9 @@ returned by ``step``   shape, dtype    meaning
 =====================  ==============  ======================================================
 
 An episode is one game; with ``deals == 1`` it ends as soon as the learner has its place (the
-rest of the deal cannot change it). Seeded: the same ``seed`` repeats every game and seat.
+rest of the deal cannot change it). Seeded: the same ``seed`` repeats every game and seat (an
+int >= 0; another type is a TypeError, a negative int a ValueError). ``copy.deepcopy`` and
+``pickle`` copy the games in play, the opponents and the generator.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from president_env._adapt import check_seed
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
@@ -63,7 +66,7 @@ class LearnerVecEnv:
         self.opponents = list(opponents)
         self.weights = self._norm(weights)
         self.reward_table = reward_table(rules, reward)
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(seed))
         self.num_players = rules.num_players
         self.obs_size = self.engine.obs_size
         self.num_actions = self.engine.num_actions

@@ -2,8 +2,10 @@
 
 Pure functions of ``(rules, state, game index)``: nothing here changes a state, and nothing in
 the engine depends on this module. The adapters (:mod:`president_env.aec`,
-:mod:`president_env.single_agent`) call :func:`render_table` for their ``"ansi"`` and ``"human"``
-render modes.
+:mod:`president_env.single_agent`, :mod:`president_env.vector`) render through
+:func:`render_view`, one entry for every mode in :data:`RENDER_MODES`: ``"ansi"`` (the text of
+:func:`render_table`), ``"human"`` (that text printed) and ``"rgb_array"`` (a picture from
+:func:`president_env.draw.draw_table`; Pillow is imported only when a picture is asked for).
 
 Example (``render_table(rules, state)`` of a 4-player game)::
 
@@ -158,3 +160,38 @@ def render_table(
         if q >= 0:
             lines.append(f"Hand of seat {q}: {render_hand(state.hands[game, q])}")
     return "\n".join(lines)
+
+
+RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
+
+
+def render_view(
+    mode: str,
+    rules: Rules,
+    state: State,
+    game: int = 0,
+    *,
+    seat: int | None = None,
+    show_all: bool = False,
+    pile_cards: npt.ArrayLike | None = None,
+    layout: ActionLayout | None = None,
+) -> str | np.ndarray | None:
+    """The table in render mode ``mode``, as the adapters' ``render()`` returns it.
+
+    ``"ansi"``: the text of :func:`render_table`; ``"human"``: that text printed (plus a blank
+    line), returning ``None``; ``"rgb_array"``: an ``H x W x 3`` uint8 picture from
+    :func:`president_env.draw.draw_table` (Pillow is imported only then).
+    """
+    if mode not in RENDER_MODES:
+        raise ValueError(f"render mode must be one of {RENDER_MODES}, got {mode!r}")
+    if mode == "rgb_array":
+        from president_env.draw import draw_table
+
+        return draw_table(
+            rules, state, game, seat=seat, show_all=show_all, pile_cards=pile_cards, layout=layout
+        )
+    text = render_table(rules, state, game, seat, show_all, pile_cards, layout)
+    if mode == "human":
+        print(text + "\n")
+        return None
+    return text

@@ -18,9 +18,21 @@ action              ``Discrete(A)``: an action id of :class:`~president_env.core
 reward              the learner's own deal rewards (``reward`` option, default +1 for first ..
                     -1 for last) that arrived since its previous action: 0 on most steps, the
                     deal's reward on the step after which the deal ended
-info                ``{"seat": learner seat, "deal": deal index}``; at the end also ``"score"``
-                    (the learner's final score), ``"standing"`` (0 = winner) and ``"scores"``
+info                the same keys from ``reset()`` on: ``"seat"`` (the learner's seat),
+                    ``"deal"`` (0-based deal in play), ``"score"`` (the learner's cumulative
+                    score, final once the game is over), ``"standing"`` (the learner's final
+                    ranking, 0 = winner; -1 until the game is over), ``"scores"`` (int32 [N],
+                    every seat's cumulative score) and ``"illegal_action"`` (True only on the
+                    step that an illegal action ended, with ``illegal_action="penalty"``)
+render              ``render_mode`` ``"ansi"`` (text, with the learner's seat and hand),
+                    ``"human"`` (that text printed after every step) or ``"rgb_array"`` (a
+                    picture of the table with the learner's hand face up, ``H x W x 3`` uint8)
 ==================  ===========================================================================
+
+``reset(seed=s)``: a seed is an int >= 0 (another type is a TypeError, a negative int a
+ValueError); ``options`` takes one key, ``"hands"`` (another is a ValueError naming it). A failed
+reset changes nothing. ``copy.deepcopy`` and ``pickle`` copy the episode in play with its
+opponents and generators: the copy continues exactly as the original would.
 
 ``seat`` is the learner's seat, a fixed int or ``"random"`` (drawn each episode from the env's
 generator). ``opponents`` plays every other seat: one agent for all of them, or a sequence of
@@ -52,16 +64,22 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import president_env as _package
-from president_env._adapt import SEED_HIGH, game_seed, make_rules, observation_high
+from president_env._adapt import (
+    SEED_HIGH,
+    check_options,
+    check_render_mode,
+    game_seed,
+    make_rules,
+    observation_high,
+    render_frame,
+)
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.gate import ILLEGAL_REWARD, ActionGate
-from president_env.render import render_table
+from president_env.render import RENDER_MODES
 from president_env.rewards import RewardOption, deal_rewards, reward_table
 from president_env.table import EXTERNAL, Policy, RandomPolicy, Table, as_policy
-
-RENDER_MODES = ("ansi", "human")
 
 
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
@@ -86,10 +104,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < p
         ):
             raise ValueError(f"seat must be 0..{p - 1} or 'random', got {seat!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.render_mode = check_render_mode(render_mode)
         self.seat_option: int | str = seat if seat == "random" else int(seat)
-        self.render_mode = render_mode
         self.opponents = _opponent_list(opponents, p)
         self.reward_table = reward_table(self.rules, reward)
         self.engine = Engine(self.rules)
@@ -111,6 +127,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self._mask = np.zeros(self.engine.num_actions, np.bool_)
         self._reward = 0.0
         self._ended_by_illegal_action = False
+        self._deal_info: dict[str, Any] | None = None  # what changes only when a deal ends
 
     # ------------------------------------------------------------------ gymnasium api
     def reset(
@@ -120,24 +137,25 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
 
         A failed reset (bad seed or hands, hands that end the game before the learner's first
         turn, an opponent's illegal action) raises and leaves the env as it was."""
+        if seed is not None:
+            game_seed(seed)  # a clear error for a bad seed, before anything changes
+        hands = check_options(options, ("hands",)).get("hands")
         saved = (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
                  self._ended_by_illegal_action, self._random.rng, self._obs, self._mask)
         try:
-            return self._reset(seed, options)
+            return self._reset(seed, hands)
         except Exception:
             (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
              self._ended_by_illegal_action, self._random.rng, self._obs, self._mask) = saved
+            self._deal_info = None
             raise
 
     def _reset(
-        self, seed: int | None, options: dict[str, Any] | None
+        self, seed: int | None, hands: Any
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        if seed is not None:
-            game_seed(seed)  # a clear error for a bad seed
         super().reset(seed=None if seed is None else int(seed))
         rng = self.np_random
         engine_seed = game_seed(seed) if seed is not None else int(rng.integers(0, SEED_HIGH))
-        hands = options.get("hands") if isinstance(options, dict) else None
         if hands is None:
             state = self.engine.init([engine_seed])
         else:
@@ -160,6 +178,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self.table = Table(self.engine, state, policies, seat_policy)
         self._reward = 0.0
         self._ended_by_illegal_action = False
+        self._deal_info = None
         self._play_opponents()
         if self._over() or state.deal[0] > 0 or state.deal_over[0]:
             raise ValueError(
@@ -180,9 +199,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         a = self.gate.check(action, self._mask, "the learner")
         if a is None:  # illegal_action="penalty"
             self._ended_by_illegal_action = True
-            info = self._info()
-            info["illegal_action"] = True
-            return self._obs.copy(), ILLEGAL_REWARD, True, False, info
+            return self._obs.copy(), ILLEGAL_REWARD, True, False, self._info()
         saved = ([a.copy() for a in table.state.arrays()], self._obs, self._mask)
         self._reward = 0.0
         try:
@@ -195,6 +212,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             for mine, before in zip(table.state.arrays(), arrays):
                 mine[...] = before
             table.sync()
+            self._deal_info = None
             raise
         if self.render_mode == "human":
             self.render()
@@ -215,22 +233,18 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             raise RuntimeError("call reset() first")
         return self.table.state
 
-    def render(self) -> str | None:
-        """The table as text, with the learner's hand (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode: use "
-                "SingleAgentEnv(render_mode='ansi') or 'human'."
-            )
-            return None
-        if self.table is None:
-            raise RuntimeError("call reset() before render()")
-        text = render_table(self.rules, self.table.state, 0, seat=self.seat, layout=self.layout)
-        text = f"(learner: seat {self.seat})\n" + text
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table with the learner's hand: text (``"ansi"``), printed (``"human"``) or a
+        picture (``"rgb_array"``)."""
+        return render_frame(
+            "SingleAgentEnv",
+            self.render_mode,
+            self.rules,
+            None if self.table is None else self.table.state,
+            seat=self.seat,
+            layout=self.layout,
+            caption=f"(learner: seat {self.seat})",
+        )
 
     # ------------------------------------------------------------------ helpers
     def _over(self) -> bool:
@@ -255,15 +269,26 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         state = self.table.state
         if state.deal_over[0]:
             self._reward += float(deal_rewards(state, self.reward_table)[0, self.seat])
+            self._deal_info = None
 
     def _info(self) -> dict[str, Any]:
-        assert self.table is not None
-        state = self.table.state
-        info: dict[str, Any] = {"seat": self.seat, "deal": int(state.deal[0])}
-        if state.phase[0] == PHASE_DONE:
-            info["score"] = int(state.scores[0, self.seat])
-            info["standing"] = int(self.engine.standings(state)[0, self.seat])
-            info["scores"] = state.scores[0].copy()
+        """The learner's info; all but ``illegal_action`` change only when a deal ends, so
+        they are computed once per deal (``_collect_reward`` sees every deal end)."""
+        base = self._deal_info
+        if base is None:
+            assert self.table is not None
+            state = self.table.state
+            over = state.phase[0] == PHASE_DONE
+            base = self._deal_info = {
+                "seat": self.seat,
+                "deal": int(state.deal[0]),
+                "score": int(state.scores[0, self.seat]),
+                "standing": int(self.engine.standings(state)[0, self.seat]) if over else -1,
+                "scores": state.scores[0].copy(),
+            }
+        info = base.copy()
+        info["scores"] = base["scores"].copy()
+        info["illegal_action"] = self._ended_by_illegal_action
         return info
 
 

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from president_env.core._fastpath import OneGame
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
+from president_env.core.rules import Rules
 from president_env.gate import ActionGate
 
 EXTERNAL = -1
@@ -96,6 +97,36 @@ class RandomPolicy:
         return a
 
 
+def _comparable(rules: Rules) -> dict[str, Any]:
+    d = rules.to_dict()
+    d.pop("preset_name")
+    d["decks"] = rules.num_decks
+    return d
+
+
+def rule_differences(wanted: Rules, actual: Rules) -> dict[str, tuple[Any, Any]]:
+    """``{option: (wanted value, actual value)}`` for every option that changes the game
+    (the preset's name does not; ``decks="auto"`` counts as the decks it means)."""
+    a, b = _comparable(wanted), _comparable(actual)
+    return {k: (v, b[k]) for k, v in a.items() if b[k] != v}
+
+
+def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
+    """A ValueError when ``policy.rules`` (the rules a policy was made for, if it says) are
+    not ``rules``, listing the options that differ; nothing for a policy without ``rules``.
+    Every :class:`Table` checks its policies so."""
+    own = getattr(policy, "rules", None)
+    if not isinstance(own, Rules):
+        return
+    diff = rule_differences(rules, own)
+    if diff:
+        shown = ", ".join(f"{k}: table {v!r}, policy {w!r}" for k, (v, w) in diff.items())
+        raise ValueError(
+            f"{name} was made for other rules than the table's ({shown}); load it with the "
+            f"table's rules or play it at a table of its own rules"
+        )
+
+
 class Table:
     """B games of one engine, each seat played by a policy or from outside (module docstring).
 
@@ -128,6 +159,9 @@ class Table:
             )
         self.seat_policy = sp.copy()
         self.names = list(names) if names is not None else []
+        for i, policy in enumerate(self.policies):
+            label = self.names[i] if i < len(self.names) else f"policy {i}"
+            check_rules(policy, engine.rules, name=f"{label!r}")
         self.gate = ActionGate(engine.layout)
         self.rows = np.arange(b)
         self.mask = np.zeros((b, engine.num_actions), np.bool_)

@@ -41,7 +41,13 @@ environment's generator (``np_random``), so a run repeats exactly for the same `
 ``obs`` row seat 0's view of the final table) and its actions are ignored until ``reset()``.
 
 Seeds: game ``b`` of ``VectorEnv(B, seed=s)`` after ``reset()`` is the game of the AEC env
-``env().reset(seed=s + b)`` (:func:`game_seed`), so both play the same deals.
+``env().reset(seed=s + b)`` (:func:`game_seed`), so both play the same deals. A seed is an int
+>= 0 or None (another type is a TypeError, a negative int a ValueError); ``reset`` takes no
+``options`` (any key is a ValueError), and a failed reset changes nothing.
+``copy.deepcopy`` and ``pickle`` copy every game in play and the generator.
+
+``render(game, seat=None, mode="ansi")`` draws one game in any render mode of
+:data:`~president_env.render.RENDER_MODES` (text, printed, or an ``H x W x 3`` uint8 picture).
 
 Illegal actions raise ValueError naming the game, the action and the legal actions, and change
 nothing (the check is one lookup per game in the mask that the last call returned: a new array
@@ -58,11 +64,18 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from president_env._adapt import draw_seeds, game_seed, game_seeds, make_rules, observation_high
+from president_env._adapt import (
+    check_options,
+    draw_seeds,
+    game_seed,
+    game_seeds,
+    make_rules,
+    observation_high,
+)
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
 from president_env.gate import ActionGate
-from president_env.render import render_table
+from president_env.render import render_view
 from president_env.rewards import RewardOption, deal_rewards, reward_table
 
 
@@ -109,14 +122,16 @@ class VectorEnv:
 
     # ------------------------------------------------------------------ api
     def reset(
-        self, seed: int | None = None
+        self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], dict[str, Any]]:
         """Start ``num_envs`` new games: ``(obs [B, O], mask [B, A], info)``.
 
         With ``seed``, game ``b`` is the game of the AEC env's ``reset(seed=seed + b)`` and
         later games follow from ``seed``; without it, the constructor's seed is used on the
-        first call and new games are drawn from ``np_random`` afterwards.
+        first call and new games are drawn from ``np_random`` afterwards. ``options`` has no
+        valid key (it is there for the Gymnasium signature).
         """
+        check_options(options, ())
         if seed is None and self._state is None:
             seed = self._seed
         if seed is not None:
@@ -156,9 +171,13 @@ class VectorEnv:
         obs = self._observe()
         return obs, self._mask.copy(), rewards, terminated, self._info(deal_over, final)
 
-    def render(self, game: int = 0, seat: int | None = None) -> str:
-        """The table of game ``game`` as text (the hand of ``seat``, default the player to act)."""
-        return render_table(self.rules, self.state, game, seat=seat, layout=self.layout)
+    def render(
+        self, game: int = 0, seat: int | None = None, mode: str = "ansi"
+    ) -> str | npt.NDArray[np.uint8] | None:
+        """The table of game ``game`` with the hand of ``seat`` (default: the player to act),
+        in render ``mode``: text (``"ansi"``), printed (``"human"``) or a picture
+        (``"rgb_array"``)."""
+        return render_view(mode, self.rules, self.state, game, seat=seat, layout=self.layout)
 
     def close(self) -> None:
         pass

@@ -149,7 +149,7 @@ def test_metadata_agents_spaces() -> None:
     e = raw_env(preset="daifugo", num_players=6)
     assert e.metadata["name"] == "president_v0"
     assert e.metadata["is_parallelizable"] is False
-    assert set(e.metadata["render_modes"]) == {"ansi", "human"}
+    assert set(e.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
     assert e.possible_agents == [f"player_{i}" for i in range(6)]
     e.reset(seed=0)
     space: Any = e.observation_space("player_3")
@@ -268,7 +268,9 @@ def test_reset_with_given_hands() -> None:
     assert e.unwrapped.game_state is state  # a failed reset changed nothing
     with pytest.raises(ValueError):
         e.reset(options={"hands": ["3c", "4d"]})  # two hands for four seats
-    e.reset(seed=0, options={"hands": hands, "something_else": 1})  # other keys are ignored
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) 'hand'; valid options: 'hands'"):
+        e.reset(seed=0, options={"hand": hands})  # a misspelled key is an error
+    assert e.unwrapped.game_state is state
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
@@ -387,7 +389,7 @@ def test_wrapped_env_before_reset() -> None:
         ({"colour": "red"}, ValueError, "unknown rule option"),
         ({"preset": "standard", "rules": Rules()}, ValueError, "not both"),
         ({"rules": "standard"}, TypeError, "Rules"),
-        ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+        ({"render_mode": "rgb"}, ValueError, "render_mode must be None or one of 'human'"),
         ({"illegal_action": "ignore"}, ValueError, "illegal_action"),
         ({"reward": "money"}, ValueError, "unknown reward"),
         ({"reward": [1, 0]}, ValueError, "4 finite numbers"),
@@ -581,7 +583,7 @@ def test_vector_env_errors_change_nothing() -> None:
         VectorEnv(2).step(np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv(0)
-    assert "Hand of seat" in venv.render(1)
+    assert "Hand of seat" in str(venv.render(1))
 
 
 # ---------------------------------------------------------------------- single-agent env
@@ -756,3 +758,85 @@ def test_single_agent_env_with_random_opponents_repeats_for_a_seed() -> None:
         return played
 
     assert episode() == episode()
+
+
+# ---------------------------------------------------------------- reset arguments, every env
+def _envs_mid_game() -> list[tuple[str, Any, Any]]:
+    """``(name, env, its state and generator)`` of every adapter, a few steps into a game."""
+    aec, raw = env(preset="standard"), raw_env(preset="standard")
+    single, vec = SingleAgentEnv(preset="standard"), VectorEnv(3, preset="standard", seed=0)
+    for e in (aec, raw):
+        e.reset(seed=0)
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    single.reset(seed=0)
+    vec.reset()
+    return [
+        ("env", aec, lambda: (aec.unwrapped.game_state, aec.unwrapped.np_random)),
+        ("raw_env", raw, lambda: (raw.game_state, raw.np_random)),
+        ("SingleAgentEnv", single, lambda: (single.game_state, single.np_random)),
+        ("VectorEnv", vec, lambda: (vec.state, vec.np_random)),
+    ]
+
+
+def _unchanged(before: tuple[Any, Any], after: tuple[Any, Any]) -> bool:
+    (state, rng), (state2, rng2) = before, after
+    return state is state2 and state.equals(before[0]) and rng is rng2
+
+
+@pytest.mark.parametrize(
+    ("seed", "error", "match"),
+    [
+        (True, TypeError, "seed must be an int >= 0 or None, got bool True"),
+        ("7", TypeError, "seed must be an int >= 0 or None, got str '7'"),
+        (7.0, TypeError, "got float 7.0"),
+        (np.array(7), TypeError, "got ndarray"),
+        (-1, ValueError, "seed must be an int >= 0 or None, got -1"),
+    ],
+)
+def test_bad_seeds_raise_and_change_nothing(seed: Any, error: type[Exception], match: str) -> None:
+    for name, e, view in _envs_mid_game():
+        before = view()
+        rng_state = before[1].bit_generator.state
+        arrays = tuple(a.copy() for a in before[0].arrays())
+        with pytest.raises(error, match=match):
+            e.reset(seed=seed)
+        assert _unchanged(before, view()), name
+        assert before[1].bit_generator.state == rng_state, name
+        assert all(np.array_equal(x, y) for x, y in zip(arrays, view()[0].arrays())), name
+    with pytest.raises(TypeError, match="got bool True"):
+        VectorEnv(2, seed=True)
+    with pytest.raises(ValueError, match="got -3"):
+        VectorEnv(2, seed=-3)
+    from president_env import LearnerVecEnv
+
+    with pytest.raises(TypeError, match="got str '7'"):
+        LearnerVecEnv(Rules(), 2, [RandomPolicy(0)], seed="7")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="got -1"):
+        LearnerVecEnv(Rules(), 2, [RandomPolicy(0)], seed=-1)
+    numpy_seed: Any = np.int64(4)  # numpy integers are ints
+    assert VectorEnv(2, seed=numpy_seed).reset()[0].shape[0] == 2
+
+
+def test_bad_reset_options_raise_and_change_nothing() -> None:
+    for name, e, view in _envs_mid_game():
+        valid = "none" if name == "VectorEnv" else "'hands'"
+        before = view()
+        with pytest.raises(ValueError, match=rf"unknown reset option\(s\) 'hnads'; valid options: {valid}"):
+            e.reset(seed=1, options={"hnads": ["3c", "4c", "5c", "6c"]})
+        with pytest.raises(TypeError, match="options must be a dict or None, got list"):
+            e.reset(seed=1, options=["hands"])
+        assert _unchanged(before, view()), name
+        e.reset(seed=1, options={"options": 1})  # PettingZoo's api_test probes the signature
+
+
+def test_vector_env_renders_any_game_in_every_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    venv = VectorEnv(3, preset="standard", seed=0)
+    venv.reset()
+    text = venv.render(2, seat=1)
+    assert isinstance(text, str) and "Hand of seat 1" in text
+    frame = venv.render(2, mode="rgb_array")
+    assert isinstance(frame, np.ndarray) and frame.ndim == 3 and frame.shape[2] == 3
+    assert frame.dtype == np.uint8 and frame.shape[1] >= 640
+    assert venv.render(0, mode="human") is None and "Pile:" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render mode"):
+        venv.render(0, mode="video")

@@ -217,3 +217,96 @@ def test_command_lines_come_from_the_dataclasses() -> None:
         text = " ".join(parser(cls).format_help().split())
         assert "Rules preset the policy is trained for." in text and "PPO clip range." in text
         assert "Output folder: checkpoints" in text  # `out` declared again, doc inherited
+
+
+# ---------------------------------------------------------------------------- SB3 models
+@pytest.fixture(scope="module")
+def sb3_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A MaskablePPO model.zip from train.maskable_ppo (256 steps, in-process)."""
+    from train import maskable_ppo
+
+    out = tmp_path_factory.mktemp("sb3")
+    summary = maskable_ppo.train(maskable_ppo.Args(
+        total_steps=256, n_steps=128, batch_size=64, opponents="easy", out=str(out),
+        progress=False,
+    ))
+    assert summary["steps"] == 256
+    return Path(summary["model"])
+
+
+def test_a_maskable_ppo_model_is_a_policy(sb3_model: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents import load_agent
+    from agents.sb3 import SB3Policy, is_sb3_model, saved_rules
+
+    rules = Rules.preset("standard")
+    assert is_sb3_model(sb3_model) and not is_sb3_model(ROOT / "agents/pretrained/standard_4p.pt")
+    assert saved_rules(sb3_model) == Rules.from_dict(dict(rules.to_dict(), preset_name=None))
+    policy = load_agent(f"{sb3_model}#2", rules)
+    assert isinstance(policy, SB3Policy) and policy.rules == rules
+    assert isinstance(PolicyAgent.load(sb3_model), SB3Policy)  # PolicyAgent.load reads it too
+    obs, mask = _decisions(rules)
+    mask[3] = False  # a row without a legal action
+    actions = policy.act_batch(obs, mask)
+    assert actions[3] == -1
+    rows = np.flatnonzero(mask.any(axis=1))
+    expected, _ = MaskablePPO.load(sb3_model).predict(
+        obs[rows], action_masks=mask[rows], deterministic=True
+    )
+    np.testing.assert_array_equal(actions[rows], expected)
+    assert mask[rows, actions[rows]].all()
+    assert policy.act(obs[0], mask[0]) == actions[0]
+    sampled = SB3Policy.load(sb3_model, deterministic=False, seed=1).act_batch(obs[rows], mask[rows])
+    again = SB3Policy.load(sb3_model, deterministic=False, seed=1).act_batch(obs[rows], mask[rows])
+    np.testing.assert_array_equal(sampled, again)
+    assert mask[rows, sampled].all()
+
+
+def test_sb3_model_in_a_tournament_and_the_evaluator(
+    sb3_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from train import evaluate, tournament
+    from train.common.pool import parse_opponents
+    from train.eval.tournament import run_tournament
+
+    rules = Rules.preset("standard")
+    shipped = ROOT / "agents/pretrained/standard_4p.pt"
+    res = run_tournament({"zip": str(sb3_model), "hard": "hard", "pt": str(shipped),
+                          "easy": "easy"}, rules, 4, seed=1, progress=False, ratings=False)
+    assert res.names == ["zip", "hard", "pt", "easy"] and (res.places >= 0).all()
+    assert tournament.main(["--agents", f"hard,{sb3_model},{shipped},easy", "--deals", "2",
+                            "--no-progress", "--no-ratings", "--out", str(tmp_path / "t")]) == 0
+    assert str(sb3_model) in capsys.readouterr().out
+    rows = evaluate.main([str(sb3_model), "--deals", "4", "--baselines", "hard",
+                          "--json", str(tmp_path / "e" / "rows.json")])
+    assert rows[0]["opponents"] == "3 x hard" and (tmp_path / "e" / "rows.json").is_file()
+    agents, _ = parse_opponents(f"hard:0.5,{sb3_model}:0.5", rules, seed=0)  # trainers' pools
+    assert type(agents[1]).__name__ == "SB3Policy"
+
+
+def test_bad_sb3_models_are_refused(sb3_model: Path, tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents.sb3 import RULES_KEY, SB3Policy
+
+    with pytest.raises(CheckpointError, match="trained for other rules.*allow_equal"):
+        SB3Policy.load(sb3_model, Rules.preset("standard", allow_equal=True))
+    model = MaskablePPO.load(sb3_model)
+    delattr(model, RULES_KEY)
+    model.save(tmp_path / "plain.zip")
+    with pytest.raises(CheckpointError, match="does not store its rules"):
+        SB3Policy.load(tmp_path / "plain.zip")
+    assert SB3Policy.load(tmp_path / "plain.zip", Rules.preset("standard")).rules.num_players == 4
+    with pytest.raises(CheckpointError, match="observations"):
+        SB3Policy.load(tmp_path / "plain.zip", Rules.preset("daifugo"))
+    weights = model.policy.state_dict()
+    weights["action_net.weight"][0, 0] = float("nan")
+    model.policy.load_state_dict(weights)
+    model.save(tmp_path / "nan.zip")
+    with pytest.raises(CheckpointError, match=r"nan.zip: tensor 'action_net.weight' holds 1 NaN"):
+        SB3Policy.load(tmp_path / "nan.zip", Rules.preset("standard"))
+    data = sb3_model.read_bytes()
+    (tmp_path / "cut.zip").write_bytes(data[: len(data) // 2])
+    with pytest.raises(CheckpointError, match="cut.zip"):
+        PolicyAgent.load(tmp_path / "cut.zip")

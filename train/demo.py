@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.policy import PRETRAINED_DIR, PolicyAgent
-from president_env.cli import parse
+from president_env.cli import arg, non_negative, output_dir, parse, positive
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.render import render_table
@@ -31,17 +31,17 @@ PRETRAINED = PRETRAINED_DIR / "standard_4p.pt"
 
 @dataclass
 class Args:
-    minutes: float = 3.0
+    minutes: float = arg(3.0, positive)
     """Training time."""
-    deals: int = 500
+    deals: int = arg(500, positive)
     """Duplicate deals per tournament."""
-    bc_decisions: int = 100_000
+    bc_decisions: int = arg(100_000, non_negative)
     """Imitation warm start size (decisions of the Hard agent)."""
-    num_envs: int = 128
+    num_envs: int = arg(128, positive)
     """Games played at once in training."""
-    seed: int = 0
+    seed: int = arg(0, non_negative)
     """Seed of the game shown, the training and the tournaments."""
-    out: Path = Path("results/demo")
+    out: Path = arg(Path("results/demo"), output_dir)
     """Output folder: the run, the learning curve, the tables."""
 
 
@@ -60,7 +60,7 @@ def show_game(rules: Rules, seed: int, plays: int = 6) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse(Args, argv)
+    args = parse(Args, argv, prog="python -m train.demo")
     args.out.mkdir(parents=True, exist_ok=True)
     rules = Rules.preset("standard", num_players=4)
 

@@ -6,6 +6,12 @@ mean place (1 = first; 2.5 is the fair share with 4 players), first and last rat
 95% intervals over deals (:func:`train.eval.tournament.evaluate_policy`).
 
     python -m train.evaluate agents/pretrained/standard_4p.pt --deals 2000
+    python -m train.evaluate runs/maskable_ppo/standard_p4_seed0/model.zip
+
+The policy is a checkpoint in the :mod:`agents.policy` format (``.pt``) or an sb3-contrib
+``model.zip`` from ``train.maskable_ppo`` (:mod:`agents.sb3`), played under the rules it was
+trained for; ``--preset`` (with ``--players`` and ``--rule``) names the rules for a model that
+does not store them, or checks that the policy was trained for them.
 """
 
 from __future__ import annotations
@@ -15,32 +21,67 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents import AGENTS
 from agents.policy import PolicyAgent
-from president_env.cli import parse
+from president_env.cli import (
+    REQUIRED,
+    arg,
+    input_file,
+    non_negative,
+    output_file,
+    parse,
+    positive,
+    rule_options,
+    user_errors,
+)
+from president_env.core.rules import Rules
 from train.eval.report import policy_table
 from train.eval.tournament import BASELINES, evaluate_policy
 
 
 @dataclass
 class Args:
-    checkpoint: Path
-    """Policy checkpoint (agents.policy format)."""
-    deals: int = 2000
+    checkpoint: Path = arg(REQUIRED, input_file)
+    """Policy checkpoint (agents.policy format, .pt) or an SB3 model.zip."""
+    deals: int = arg(2000, positive)
     """Duplicate deals against each baseline."""
-    seed: int = 12345
+    seed: int = arg(12345, non_negative)
     """Seed of the deals, the seatings and the baselines."""
     baselines: tuple[str, ...] = BASELINES
     """Baselines, comma-separated."""
-    json: Path | None = None
-    """Write the rows as JSON here."""
+    json: Path | None = arg(None, output_file)
+    """Write the rows as JSON here (missing folders are made)."""
+    preset: str | None = None
+    """Rules to play under (default: the ones the policy stores)."""
+    players: int = arg(4, positive)
+    """Players at the table, with --preset."""
+    extra: dict[str, Any] = rule_options()
+    """Rule options overriding --preset."""
+
+    def check(self) -> None:
+        unknown = [b for b in self.baselines if b.strip().lower() not in AGENTS]
+        if unknown or not self.baselines:
+            raise ValueError(f"--baselines {','.join(self.baselines)}: expected names from "
+                             f"{sorted(AGENTS)}")
+        if self.extra and self.preset is None:
+            raise ValueError("--rule needs --preset")
+        self.rules()
+
+    def rules(self) -> Rules | None:
+        """The rules named by ``--preset`` (None: the policy's own)."""
+        if self.preset is None:
+            return None
+        return Rules.preset(self.preset, num_players=self.players, **self.extra)
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    args = parse(Args, argv)
-    policy = PolicyAgent.load(args.checkpoint)
+    args = parse(Args, argv, prog="python -m train.evaluate")
+    with user_errors():
+        policy = PolicyAgent.load(args.checkpoint, args.rules())
     rows = evaluate_policy(policy, policy.rules, args.deals, args.seed, args.baselines)
     print(policy_table(rows, policy.rules.num_players))
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(rows, indent=2))
     return rows
 

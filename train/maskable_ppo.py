@@ -1,9 +1,14 @@
 """sb3-contrib MaskablePPO on the single-agent Gymnasium env against rule-based opponents.
 
-The learner's seat is drawn every episode; the other seats are played by the named rule-based
-agents (one name for all, or one per seat). ``SingleAgentEnv`` exposes ``action_masks()``, so
-MaskablePPO trains on it directly, with no wrapper of our own. Logs to TensorBoard and CSV
-(stable-baselines3's logger), saves the model, shows a progress bar.
+The learner's seat is drawn every episode; the other seats are played by the named agents
+(one for all, or one per seat): rule-based agents or checkpoints trained for the same rules (a
+``.pt`` or another ``model.zip``, :func:`agents.load_agent`). ``SingleAgentEnv`` exposes
+``action_masks()``, so MaskablePPO trains on it directly, with no wrapper of our own. Logs to
+TensorBoard and CSV (stable-baselines3's logger), saves the model, shows a progress bar.
+
+The saved ``model.zip`` stores the rules it was trained for (the model attribute
+``president_rules``, see :mod:`agents.sb3`), so ``train.evaluate``, ``train.tournament
+--agents hard,path/to/model.zip,...`` and ``agents.load_agent`` play it under those rules.
 
     python -m train.maskable_ppo --preset standard --opponents hard --total-steps 200000
 
@@ -18,55 +23,85 @@ from typing import Any
 
 import torch
 
-from agents import make_agent
-from president_env.cli import parse
+from agents import Agent, load_agent
+from agents.sb3 import RULES_KEY
+from president_env.cli import (
+    arg,
+    check_args,
+    fraction,
+    non_negative,
+    output_dir,
+    parse,
+    positive,
+)
 from president_env.core.rules import Rules
 from president_env.single_agent import SingleAgentEnv
+
+
+def at_least_2(value: Any) -> str | None:
+    """SB3 needs at least 2 (a rollout and a minibatch of one step cannot be normalized)."""
+    return None if isinstance(value, int) and value >= 2 else "expected an integer >= 2"
 
 
 @dataclass
 class Args:
     preset: str = "standard"
     """Rules preset."""
-    num_players: int = 4
+    num_players: int = arg(4, positive)
     """Players at the table."""
     opponents: str = "hard"
-    """Rule-based agent for every other seat, or one name per seat (comma-separated)."""
-    total_steps: int = 200_000
+    """Agent for every other seat, or one per seat (comma-separated): a rule-based agent's name
+    or a checkpoint trained for the same rules (.pt or model.zip)."""
+    total_steps: int = arg(200_000, positive)
     """Learner steps to train on."""
-    n_steps: int = 2048
+    n_steps: int = arg(2048, at_least_2)
     """Steps per rollout."""
-    batch_size: int = 256
+    batch_size: int = arg(256, at_least_2)
     """Minibatch size."""
-    lr: float = 3e-4
+    lr: float = arg(3e-4, positive)
     """Learning rate."""
-    ent_coef: float = 0.01
+    ent_coef: float = arg(0.01, non_negative)
     """Entropy bonus."""
-    gamma: float = 1.0
+    gamma: float = arg(1.0, fraction)
     """Discount (the reward comes at the end of the game)."""
-    seed: int = 0
+    seed: int = arg(0, non_negative)
     """Seed of the env, the opponents and the network."""
-    threads: int = 1
+    threads: int = arg(1, positive)
     """torch CPU threads (small networks run fastest on one)."""
-    out: str = "runs/maskable_ppo"
+    out: str = arg("runs/maskable_ppo", output_dir)
     """Output folder (the run name adds the preset and the seed)."""
     progress: bool = True
     """Show a progress bar."""
 
+    def check(self) -> None:
+        self.opponent_agents(self.rules())
+
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset, num_players=self.num_players)
+
+    def opponent_agents(self, rules: Rules) -> list[Agent]:
+        """The agents of the other seats (agent ``i`` seeded ``seed + i``)."""
+        names = [n.strip() for n in self.opponents.split(",")]
+        if len(names) == 1:
+            names = names * (rules.num_players - 1)
+        if len(names) != rules.num_players - 1:
+            raise ValueError(
+                f"--opponents {self.opponents}: give 1 or {rules.num_players - 1} agents, "
+                f"got {len(names)}"
+            )
+        return [load_agent(n, rules, seed=self.seed + i) for i, n in enumerate(names)]
+
 
 def train(args: Args) -> dict[str, Any]:
+    """Train; a summary: the model's path, the run folder, the steps trained."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.monitor import Monitor
 
+    check_args(args)
     torch.set_num_threads(args.threads)
-    rules = Rules.preset(args.preset, num_players=args.num_players)
-    names = args.opponents.split(",")
-    if len(names) == 1:
-        names = names * (rules.num_players - 1)
-    if len(names) != rules.num_players - 1:
-        raise ValueError(f"give 1 or {rules.num_players - 1} opponents, got {len(names)}")
-    opponents = [make_agent(n, rules, seed=args.seed + i) for i, n in enumerate(names)]
+    rules = args.rules()
+    opponents = args.opponent_agents(rules)
     run_dir = Path(args.out) / f"{args.preset}_p{args.num_players}_seed{args.seed}"
     run_dir.mkdir(parents=True, exist_ok=True)
     env = Monitor(SingleAgentEnv(rules=rules, seat="random", opponents=opponents))
@@ -86,9 +121,17 @@ def train(args: Args) -> dict[str, Any]:
     model.set_logger(configure(str(run_dir), ["csv", "tensorboard"]))
     model.learn(total_timesteps=args.total_steps, progress_bar=args.progress)
     path = run_dir / "model.zip"
+    setattr(model, RULES_KEY, rules.to_dict())  # saved in the zip's data (agents.sb3)
     model.save(path)
     return {"model": str(path), "run_dir": str(run_dir), "steps": int(model.num_timesteps)}
 
 
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """The command line: train, print the summary and return it."""
+    summary = train(parse(Args, argv, prog="python -m train.maskable_ppo"))
+    print(summary)
+    return summary
+
+
 if __name__ == "__main__":
-    print(train(parse(Args)))
+    main()

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 from agents.policy import PolicyNet
-from president_env.cli import parse
+from president_env.cli import arg, fraction, parse, positive
 from president_env.learner import LearnerVecEnv
 from president_env.table import Policy
 from train.common.args import PPOArgs, new_policy, setup
@@ -47,14 +47,22 @@ WINDOW = 2000
 @dataclass
 class Args(PPOArgs):
     opponents: str = "hard:0.6,normal:0.3,easy:0.1"
-    """Rule-based opponents and their weights (name:weight, comma-separated)."""
-    pool_weight: float = 0.0
+    """Opponents and their weights (name:weight, comma-separated): rule-based agents or
+    checkpoints trained for the same rules (a .pt or an SB3 model.zip path)."""
+    pool_weight: float = arg(0.0, fraction)
     """Share of opponent seats given to frozen snapshots of the policy (0 = none)."""
-    snapshot_every: int = 20
+    snapshot_every: int = arg(20, positive)
     """Updates between snapshots added to the opponent pool."""
     total_steps: int = 2_000_000
     """Learner decisions to train on (environment steps of the learner)."""
     out: str = "runs/ppo_pool"
+
+    def check(self) -> None:
+        super().check()
+        try:
+            parse_opponents(self.opponents, self.rules(), self.seed)
+        except ValueError as e:
+            raise ValueError(f"--opponents {self.opponents}: {e}") from e
 
 
 def train(args: Args) -> dict[str, Any]:
@@ -160,6 +168,12 @@ class LearnerRollout:
         return m
 
 
-if __name__ == "__main__":
-    summary = train(parse(Args))
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """The command line: train, print the summary's main figures, return the summary."""
+    summary = train(parse(Args, argv, prog="python -m train.ppo_pool"))
     print({k: summary[k] for k in ("checkpoint", "steps", "seconds", "mean_place")})
+    return summary
+
+
+if __name__ == "__main__":
+    main()

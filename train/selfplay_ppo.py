@@ -41,7 +41,7 @@ import numpy as np
 import torch
 
 from agents.policy import PolicyAgent, PolicyNet
-from president_env.cli import parse
+from president_env.cli import arg, fraction, non_negative, parse, positive
 from president_env.core.rules import Rules
 from train.common.args import PPOArgs, new_policy, setup
 from train.common.imitation import warm_start
@@ -61,20 +61,28 @@ WINDOW = 2000
 @dataclass
 class Args(PPOArgs):
     pool: str = "hard:0.5,normal:0.3,snapshots:0.2"
-    """Pool members and their weights (name:weight, comma-separated): rule-based agents and
-    "snapshots" (frozen copies of the policy, the weight shared among them)."""
-    pool_share: float = 0.5
+    """Pool members and their weights (name:weight, comma-separated): rule-based agents,
+    checkpoints trained for the same rules (a .pt or an SB3 model.zip path) and "snapshots"
+    (frozen copies of the policy, the weight shared among them)."""
+    pool_share: float = arg(0.5, fraction)
     """Probability that a seat goes to a pool member rather than the live policy (0 = pure
     self-play; at least one seat per game is always live)."""
-    snapshot_every: int = 10
+    snapshot_every: int = arg(10, non_negative)
     """Updates between snapshots added to the pool."""
     total_steps: int = 5_000_000
     """Environment steps to run (every decision counts, live policy and pool agents)."""
-    eval_every: int = 10
+    eval_every: int = arg(10, non_negative)
     """Updates between evaluations against 3 x Hard (0 = only at the end)."""
-    eval_deals: int = 300
+    eval_deals: int = arg(300, positive)
     """Deals of each evaluation (duplicate: every deal is played in every rotation)."""
     out: str = "runs/selfplay"
+
+    def check(self) -> None:
+        super().check()
+        try:
+            parse_pool(self.pool, self.rules(), self.seed)
+        except ValueError as e:
+            raise ValueError(f"--pool {self.pool}: {e}") from e
 
 
 def train(args: Args) -> dict[str, Any]:
@@ -160,7 +168,13 @@ def evaluate_vs_hard(net: PolicyNet, rules: Rules, deals: int, seed: int) -> flo
     return float(rows[0]["mean_place"])
 
 
-if __name__ == "__main__":
-    summary = train(parse(Args))
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """The command line: train, print the summary's main figures, return the summary."""
+    summary = train(parse(Args, argv, prog="python -m train.selfplay_ppo"))
     print({k: summary[k] for k in ("checkpoint", "steps", "seconds", "steps_per_s", "mean_place",
                                    "last_eval_mean_place")})
+    return summary
+
+
+if __name__ == "__main__":
+    main()

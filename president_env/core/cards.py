@@ -94,12 +94,29 @@ def parse_card(text: str) -> int:
     return card_id(_RANK_BY_TEXT[t[:-1]], _SUIT_BY_TEXT[t[-1]])
 
 
+MAX_COUNT = int(np.iinfo(np.int8).max)
+"""Most copies of one card a hand can hold (counts are int8; a pack holds far fewer)."""
+
+
+def count_cards(text: str) -> npt.NDArray[np.int64]:
+    """The 53 counts (int64, never wrapping) of ``"3c 3d 10h 2s JK"`` (spaces or commas)."""
+    ids = [parse_card(token) for token in text.replace(",", " ").split()]
+    return np.bincount(np.asarray(ids, dtype=np.int64), minlength=NUM_CARDS)
+
+
 def parse_hand(text: str) -> npt.NDArray[np.int8]:
-    """Parse ``"3c 3d 10h 2s JK"`` (spaces or commas between cards) into 53 counts."""
-    counts = np.zeros(NUM_CARDS, dtype=np.int8)
-    for token in text.replace(",", " ").split():
-        counts[parse_card(token)] += 1
-    return counts
+    """Parse ``"3c 3d 10h 2s JK"`` (spaces or commas between cards) into 53 counts (int8).
+
+    A ValueError names a card given more than :data:`MAX_COUNT` times (its int8 count would
+    wrap round and the card vanish)."""
+    counts = count_cards(text)
+    if counts.max() > MAX_COUNT:
+        c = int(counts.argmax())
+        raise ValueError(
+            f"card {card_name(c)} is given {counts[c]} times in one hand; a hand holds at most "
+            f"{MAX_COUNT} copies of a card (and a pack far fewer)"
+        )
+    return counts.astype(np.int8)
 
 
 def card_name(card: int) -> str:

@@ -59,7 +59,7 @@ import numpy.typing as npt
 
 from president_env.core import _kernels as K
 from president_env.core.actions import ActionLayout
-from president_env.core.cards import NUM_CARDS, parse_hand
+from president_env.core.cards import NUM_CARDS, card_name, count_cards
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
@@ -253,7 +253,7 @@ class Engine:
             for g in hands:
                 if len(g) != p:
                     raise ValueError(f"expected {p} hands (one per seat), got {len(g)}")
-                games.append(np.stack([parse_hand(t) for t in g]))
+                games.append(np.stack([count_cards(t) for t in g]))  # int64: no wrap
             hands = np.stack(games)
         h = np.asarray(hands)
         if h.ndim == 2:
@@ -264,14 +264,18 @@ class Engine:
             raise ValueError(f"hands must be integer counts, got dtype {h.dtype}")
         if (h < 0).any():
             raise ValueError("hands hold negative counts")
-        total = h.sum(axis=1)
         limit = np.full(NUM_CARDS, self.rules.num_decks)
         limit[-1] = self.rules.num_jokers
+        # checked before the int8 cast (a count of 256 would wrap to 0 and the card vanish):
+        # one hand first (no overflow in the sum after it), then the players together
+        most = h.max(axis=1)
+        total = most if (most > limit).any() else h.astype(np.int64).sum(axis=1)
         if (total > limit).any():
             b, c = np.argwhere(total > limit)[0]
             raise ValueError(
-                f"game {b}: card id {c} is dealt {total[b, c]} times, but the pack holds "
-                f"{limit[c]} (decks={self.rules.num_decks}, jokers={self.rules.num_jokers})"
+                f"game {b}: card {card_name(int(c))} (id {c}) is dealt {total[b, c]} times, but "
+                f"the pack holds {limit[c]} (decks={self.rules.num_decks}, "
+                f"jokers={self.rules.num_jokers})"
             )
         if (h.sum(axis=2) == 0).any():
             raise ValueError("every player must start with at least one card")

@@ -13,8 +13,18 @@ from typing import Any
 
 import torch
 
+from agents import make_agent
 from agents.policy import PolicyNet, load_policy
-from president_env.cli import rule_options
+from president_env.cli import (
+    arg,
+    check_args,
+    fraction,
+    input_file,
+    non_negative,
+    output_dir,
+    positive,
+    rule_options,
+)
 from president_env.core.rules import Rules
 
 
@@ -24,59 +34,59 @@ class PPOArgs:
 
     preset: str = "standard"
     """Rules preset the policy is trained for."""
-    num_players: int = 4
+    num_players: int = arg(4, positive)
     """Players at the table."""
-    pool_size: int = 5
+    pool_size: int = arg(5, positive)
     """Most recent snapshots of the policy kept in the opponent pool."""
-    total_steps: int = 2_000_000
+    total_steps: int = arg(2_000_000, positive)
     """Steps to train on (see the trainer)."""
-    num_envs: int = 256
+    num_envs: int = arg(256, positive)
     """Games played at once."""
-    rollout: int = 64
+    rollout: int = arg(64, positive)
     """Steps per game between updates (an update sees rollout * num_envs steps)."""
-    epochs: int = 4
+    epochs: int = arg(4, positive)
     """PPO epochs per update."""
-    minibatches: int = 8
+    minibatches: int = arg(8, positive)
     """Minibatches per epoch."""
-    lr: float = 3e-4
+    lr: float = arg(3e-4, positive)
     """Adam learning rate (annealed linearly to 0 over total_steps)."""
-    gamma: float = 1.0
+    gamma: float = arg(1.0, fraction)
     """Discount per decision (the reward comes at the end of the deal)."""
-    gae_lambda: float = 0.95
+    gae_lambda: float = arg(0.95, fraction)
     """GAE lambda."""
-    clip: float = 0.2
+    clip: float = arg(0.2, positive)
     """PPO clip range."""
-    ent_coef: float = 0.01
+    ent_coef: float = arg(0.01, non_negative)
     """Entropy bonus."""
-    vf_coef: float = 0.5
+    vf_coef: float = arg(0.5, non_negative)
     """Value loss weight."""
-    max_grad_norm: float = 0.5
+    max_grad_norm: float = arg(0.5, positive)
     """Gradient clipping."""
-    hidden: int = 256
+    hidden: int = arg(256, positive)
     """Width of the two hidden layers."""
-    init: str = ""
+    init: str = arg("", input_file)
     """Start from this policy checkpoint (trained for the same rules) instead of from scratch."""
-    bc_decisions: int = 0
+    bc_decisions: int = arg(0, non_negative)
     """Before PPO, imitate ``bc_teacher`` on this many of its decisions (0 = start from scratch)."""
     bc_teacher: str = "hard"
     """Rule-based agent imitated by the warm start."""
-    bc_epochs: int = 3
+    bc_epochs: int = arg(3, positive)
     """Passes over the imitation data."""
-    threads: int = 0
+    threads: int = arg(0, non_negative)
     """torch CPU threads (0 = torch's default)."""
-    seed: int = 0
+    seed: int = arg(0, non_negative)
     """Seed of the games, the seat and opponent draws, the agents and the network."""
     device: str = "auto"
     """"cpu", "cuda" or "auto" (the GPU when there is one)."""
-    out: str = "runs/ppo_pool"
+    out: str = arg("runs/ppo_pool", output_dir)
     """Output folder: checkpoints, metrics.csv, TensorBoard logs (the run name adds the seed)."""
-    checkpoint_every: int = 50
+    checkpoint_every: int = arg(50, positive)
     """Updates between checkpoints (the final one is always saved)."""
     progress: bool = True
     """Show a progress bar."""
-    max_seconds: float = 0.0
+    max_seconds: float = arg(0.0, non_negative)
     """Stop after this many seconds of training (0 = no limit)."""
-    max_steps: int = 0
+    max_steps: int = arg(0, non_negative)
     """Stop after this many steps (0 = total_steps); the learning rate still anneals over
     total_steps, so a run stopped by time can be reproduced exactly by its step count."""
     tensorboard: bool = True
@@ -89,6 +99,24 @@ class PPOArgs:
         """PPO updates that ``total_steps`` makes (at least one)."""
         return max(1, self.total_steps // (self.rollout * self.num_envs))
 
+    def check(self) -> None:
+        """The checks that need the rules: preset and options, the imitated agent, ``init``
+        trained for these rules (ValueError; see :func:`president_env.cli.check_args`)."""
+        rules = self.rules()
+        if self.bc_decisions:
+            make_agent(self.bc_teacher, rules)
+        if self.init:
+            load_policy(self.init, rules)
+        if self.device != "auto":
+            try:
+                torch.device(self.device)
+            except RuntimeError as e:
+                raise ValueError(f"--device {self.device}: expected cpu, cuda or auto ({e})") from e
+
+    def rules(self) -> Rules:
+        """The rules of the run: the preset, ``num_players`` players, the ``--rule`` options."""
+        return Rules.preset(self.preset, num_players=self.num_players, **self.extra)
+
     def stop(self, elapsed: float, steps: int) -> bool:
         """Whether ``max_seconds`` or ``max_steps`` ends the run now."""
         return bool(
@@ -98,8 +126,10 @@ class PPOArgs:
 
 
 def setup(args: PPOArgs) -> tuple[Rules, torch.device]:
-    """The rules and the device of a run; seeds torch and sets its threads."""
-    rules = Rules.preset(args.preset, num_players=args.num_players, **args.extra)
+    """The rules and the device of a run (after :func:`~president_env.cli.check_args`: a
+    ValueError for a bad argument); seeds torch and sets its threads."""
+    check_args(args)
+    rules = args.rules()
     auto = "cuda" if torch.cuda.is_available() else "cpu"
     device = torch.device(auto if args.device == "auto" else args.device)
     torch.manual_seed(args.seed)

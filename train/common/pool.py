@@ -1,15 +1,17 @@
-"""Opponent pools: rule-based agents by weight, and frozen snapshots of the policy.
+"""Opponent pools: fixed agents by weight, and frozen snapshots of the policy.
 
-``"hard:0.6,normal:0.3,easy:0.1"`` names rule-based agents and their weights (a missing weight
-is 1); agent ``i`` of the list is seeded ``seed + i``. In the self-play pool the name
-``snapshots`` stands for the frozen copies of the policy, its weight shared among them.
+``"hard:0.6,normal:0.3,runs/a/policy.pt:0.1"`` names agents and their weights (a missing weight
+is 1): built-in agents or checkpoints (a ``.pt`` or an SB3 ``model.zip``, which must have been
+trained for the run's rules), resolved by :func:`agents.load_agent`; agent ``i`` of the list is
+seeded ``seed + i``. In the self-play pool the name ``snapshots`` stands for the frozen copies
+of the policy, its weight shared among them. A bad name, file or weight is a ValueError.
 """
 
 from __future__ import annotations
 
 import math
 
-from agents import make_agent
+from agents import load_agent
 from agents.policy import PolicyAgent, PolicyNet
 from president_env.core.rules import Rules
 from president_env.table import Policy
@@ -22,10 +24,28 @@ def parse_opponents(spec: str, rules: Rules, seed: int) -> tuple[list[Policy], l
     agents: list[Policy] = []
     weights: list[float] = []
     for i, item in enumerate(spec.split(",")):
-        name, _, w = item.partition(":")
-        agents.append(make_agent(name.strip(), rules, seed=seed + i))
-        weights.append(float(w) if w else 1.0)
+        name, weight = split_weight(item)
+        agents.append(load_agent(name, rules, seed=seed + i))
+        weights.append(weight)
     return agents, weights
+
+
+def split_weight(item: str) -> tuple[str, float]:
+    """``"hard:0.6"`` -> ``("hard", 0.6)``; no weight: 1. A ValueError for a weight that is not
+    a finite number >= 0."""
+    name, sep, w = item.strip().rpartition(":")
+    if not sep:
+        name, w = w, ""
+    name = name.strip()
+    if not name:
+        raise ValueError(f"an opponent needs a name, got {item!r}")
+    try:
+        weight = float(w) if w.strip() else 1.0
+    except ValueError:
+        raise ValueError(f"weight of {name!r} must be a number, got {w!r}") from None
+    if weight < 0 or not math.isfinite(weight):
+        raise ValueError(f"weight of {name!r} must be >= 0, got {w!r}")
+    return name, weight
 
 
 def parse_pool(spec: str, rules: Rules, seed: int) -> tuple[list[Policy], list[float], float]:
@@ -35,14 +55,11 @@ def parse_pool(spec: str, rules: Rules, seed: int) -> tuple[list[Policy], list[f
     for item in spec.split(","):
         if not item.strip():
             continue
-        name, _, w = item.partition(":")
-        weight = float(w) if w else 1.0
-        if weight < 0 or not math.isfinite(weight):
-            raise ValueError(f"pool weight of {name.strip()!r} must be >= 0, got {w!r}")
-        if name.strip().lower() in (SNAPSHOTS, "snapshot"):
+        name, weight = split_weight(item)
+        if name.lower() in (SNAPSHOTS, "snapshot"):
             snap_w += weight
         else:
-            named.append(f"{name.strip()}:{weight}")
+            named.append(f"{name}:{weight}")
     agents, weights = parse_opponents(",".join(named), rules, seed) if named else ([], [])
     return agents, weights, snap_w
 

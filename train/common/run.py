@@ -8,6 +8,11 @@ names starting with ``eval``, ``train/<name>`` otherwise, NaN left out),
 :meth:`Run.checkpoint` saves ``policy_<steps>.pt`` every ``args.checkpoint_every`` updates, and
 :meth:`Run.finish` saves ``policy.pt`` (its metadata holds the last metrics and the arguments)
 and closes everything. Checkpoints are in the :mod:`agents.policy` format.
+
+The progress bar counts steps up to the run's last update (``total_steps``, or fewer with
+``max_steps``); a run bounded by time (``max_seconds > 0``, e.g. ``total_steps=10**9,
+max_seconds=180``) counts seconds instead, showing the time elapsed and left, with the steps
+so far beside it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import math
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -44,7 +50,10 @@ class Run:
         self._csv = (self.dir / "metrics.csv").open("w", newline="")
         self._rows = csv.writer(self._csv)
         self._rows.writerow(self.columns)
-        self.bar = tqdm(total=total_steps, disable=not args.progress, unit="step", desc=desc)
+        self.timed = args.max_seconds > 0
+        self.bar = _bar(args, total_steps, desc)
+        self.steps = 0
+        self._start = time.perf_counter()
 
     def log(self, metrics: dict[str, Any], new_steps: int, **postfix: str) -> None:
         """One update: a row of ``metrics.csv``, TensorBoard scalars at ``metrics["steps"]``, and
@@ -57,8 +66,14 @@ class Run:
                     continue
                 group = "eval" if k.startswith("eval") else "train"
                 self.writer.add_scalar(f"{group}/{k}", v, metrics["steps"])
-        self.bar.update(new_steps)
-        self.bar.set_postfix(**postfix)
+        self.steps += new_steps
+        if self.timed:
+            elapsed = min(time.perf_counter() - self._start, float(self.args.max_seconds))
+            self.bar.update(max(elapsed - self.bar.n, 0.0))
+            self.bar.set_postfix(steps=f"{self.steps:,}", **postfix)
+        else:
+            self.bar.update(new_steps)
+            self.bar.set_postfix(**postfix)
 
     def checkpoint(self, update: int, net: PolicyNet, rules: Rules, metrics: dict[str, Any]) -> None:
         """Save ``policy_<steps>.pt`` every ``checkpoint_every`` updates."""
@@ -74,6 +89,18 @@ class Run:
         if self.writer is not None:
             self.writer.close()
         return {"checkpoint": str(final), "run_dir": str(self.dir), **metrics}
+
+
+def _bar(args: PPOArgs, total_steps: int, desc: str) -> tqdm:
+    """Over seconds for a run bounded by time, else over its steps (see the module docstring)."""
+    off = not args.progress
+    if args.max_seconds > 0:
+        fmt = "{desc}: {percentage:3.0f}%|{bar}| {elapsed} elapsed, {remaining} left{postfix}"
+        return tqdm(total=float(args.max_seconds), disable=off, desc=desc, bar_format=fmt)
+    if args.max_steps:
+        per_update = args.rollout * args.num_envs
+        total_steps = min(total_steps, math.ceil(args.max_steps / per_update) * per_update)
+    return tqdm(total=total_steps, disable=off, unit="step", desc=desc)
 
 
 def _tensorboard(path: Path) -> Any:

@@ -40,22 +40,24 @@ import math
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from agents import make_agent
+from agents import is_checkpoint_spec, load_agent
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from president_env.table import Policy, Table
+from president_env.records import GameRecord
+from president_env.table import Policy, Table, check_rules
 from train.eval import report
+from train.eval.recording import BatchRecorder
 from train.eval.stats import FloatArray, Summary, summarize
 
-AgentSpec = Any  # a Policy, a factory (rules, seed) -> Policy, or a built-in agent's name
+AgentSpec = Any  # a Policy, a factory (rules, seed) -> Policy, an agent's name or a path
 IntArray = npt.NDArray[np.int64]
 SEATINGS = ("rotate", "shuffle", "all")
 BASELINES = ("random", "easy", "normal", "hard")
@@ -86,6 +88,8 @@ class TournamentResult:
     games: int
     decisions: int
     batch_size: int
+    records: list[GameRecord] = field(default_factory=list)
+    """The games kept by ``record`` (:class:`~president_env.records.GameRecord`)."""
 
     @property
     def games_per_second(self) -> float:
@@ -159,34 +163,44 @@ def seat_plan(
 
 
 def parse_agents(text: str) -> list[str]:
-    """``"hard,normal*2,easy"`` -> unique names ``["hard", "normal", "normal#2", "easy"]``."""
+    """``"hard,normal*2,easy"`` -> unique names ``["hard", "normal", "normal#2", "easy"]``;
+    checkpoint paths (``runs/a/policy.pt``, ``model.zip``) keep their case."""
     names: list[str] = []
     for item in text.split(","):
         item = item.strip()
         if not item:
             continue
         base, _, count = item.partition("*")
-        base = base.strip().lower()
-        n = int(count) if count else 1
+        base = base.strip() if is_checkpoint_spec(base) else base.strip().lower()
+        try:
+            n = int(count) if count else 1
+        except ValueError:
+            n = 0
         if n < 1:
-            raise ValueError(f"bad agent count in {item!r}")
+            raise ValueError(f"bad agent count in {item!r}: expected name*k with k >= 1")
         for _ in range(n):
             k = sum(1 for x in names if x.split("#")[0] == base)
             names.append(base if k == 0 else f"{base}#{k + 1}")
     return names
 
 
-def _resolve(spec: AgentSpec, rules: Rules, seed: int) -> Policy:
+def _resolve(name: str, spec: AgentSpec, rules: Rules, seed: int) -> Policy:
+    """The policy of ``spec`` (see :func:`run_tournament`), checked to be made for ``rules``."""
     if isinstance(spec, str):
-        return make_agent(spec.split("#")[0], rules, seed)
-    if hasattr(spec, "act_batch") and not isinstance(spec, type):
-        return spec  # type: ignore[no-any-return]
-    if callable(spec):
+        agent = load_agent(spec, rules, seed)
+    elif hasattr(spec, "act_batch") and not isinstance(spec, type):
+        agent = spec
+    elif callable(spec):
         agent = spec(rules, seed)
         if not hasattr(agent, "act_batch"):
             raise TypeError(f"agent factory {spec!r} returned {agent!r}, which has no act_batch")
-        return agent  # type: ignore[no-any-return]
-    raise TypeError(f"an agent is an Agent, a factory (rules, seed) -> Agent or a name; got {spec!r}")
+    else:
+        raise TypeError(
+            f"an agent is an Agent, a factory (rules, seed) -> Agent, a name or a checkpoint "
+            f"path; got {spec!r}"
+        )
+    check_rules(agent, rules, name=f"agent {name!r}")
+    return agent  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------- play
@@ -249,6 +263,11 @@ class _Schedule:
             table.sync()  # a table of one game follows the new deal
         self.slot_job[over[n_new:]] = -1
 
+    def job_meta(self, row: int) -> dict[str, int]:
+        """Which game is in ``row``: its deal and replay (for its game record)."""
+        job = int(self.slot_job[row])
+        return {"deal": int(self.job_deal[job]), "replay": job % self.rotations}
+
 
 def run_tournament(
     agents: Mapping[str, AgentSpec],
@@ -261,14 +280,20 @@ def run_tournament(
     progress: bool = True,
     confidence: float = 0.95,
     ratings: bool = True,
+    record: int = 0,
+    record_select: str = "first",
 ) -> TournamentResult:
     """Play ``num_deals`` deals between ``agents`` (one per seat) and summarize them.
 
-    ``agents`` maps a unique name to a policy (an Agent), a factory ``(rules, seed) -> Agent``
-    or a built-in agent's name (``"hard"``). With ``duplicate`` every deal is replayed with the
+    ``agents`` maps a unique name to a policy (an Agent), a factory ``(rules, seed) -> Agent``,
+    a built-in agent's name (``"hard"``) or a checkpoint path (``.pt`` or an SB3 ``model.zip``,
+    :func:`agents.load_agent`). A policy with a ``rules`` attribute must have been made for
+    ``rules`` (a ValueError lists the options that differ: :func:`agents.policy.check_rules`). With ``duplicate`` every deal is replayed with the
     seats changed so that every agent plays every hand (``seating``: see the module docstring);
     without it every deal is played once in a random seating. ``batch_size`` games are played
-    at once at the table.
+    at once at the table. ``record`` games are kept as game records (``result.records``):
+    the first to end, or by ``record_select`` (``"worst:NAME"``, ``"best:NAME"``: see
+    :mod:`train.eval.recording`).
     """
     names = list(agents)
     p = rules.num_players
@@ -283,7 +308,7 @@ def run_tournament(
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     deal_ss, seat_ss, agent_ss = np.random.SeedSequence(seed).spawn(3)
     players = [
-        _resolve(agents[n], rules, int(child.generate_state(1)[0]))
+        _resolve(n, agents[n], rules, int(child.generate_state(1)[0]))
         for n, child in zip(names, agent_ss.spawn(len(names)))
     ]
     deal_seeds = deal_ss.generate_state(num_deals, dtype=np.uint64).astype(np.uint64)
@@ -291,12 +316,18 @@ def run_tournament(
     plan = _Schedule(Engine(rules), seats, deal_seeds)
     bsz = min(batch_size, plan.n_jobs)
     table = plan.table(players, names, bsz)
+    recorder = (
+        BatchRecorder(table, record, record_select, plan.job_meta, "tournament") if record else None
+    )
     bar = _progress(plan.n_jobs, progress)
     t0 = time.perf_counter()
-    table.play_until_external(
-        lambda moved, *_: plan.refill(table, moved, bar),
-        max_steps=MAX_STEPS * (plan.n_jobs // bsz + 1),
-    )
+
+    def on_step(moved: npt.NDArray[np.bool_], seats: IntArray, actions: IntArray) -> None:
+        if recorder is not None:
+            recorder.on_step(moved, seats, actions)  # before refill re-deals the ended games
+        plan.refill(table, moved, bar)
+
+    table.play_until_external(on_step, max_steps=MAX_STEPS * (plan.n_jobs // bsz + 1))
     elapsed = time.perf_counter() - t0
     if bar is not None:
         bar.close()
@@ -307,6 +338,7 @@ def run_tournament(
         seats=seats, deal_seeds=deal_seeds,
         summary=summarize(plan.places, plan.points, names, confidence=confidence, ratings=ratings),
         elapsed_s=elapsed, games=plan.done_games, decisions=table.decisions, batch_size=bsz,
+        records=[] if recorder is None else recorder.records(),
     )
 
 

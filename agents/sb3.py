@@ -1,0 +1,191 @@
+"""An sb3-contrib MaskablePPO model as a policy: a ``model.zip`` at any table.
+
+``train.maskable_ppo`` trains sb3-contrib's ``MaskablePPO`` on the single-agent env and saves
+a ``model.zip`` holding the rules it was trained for (the model attribute
+``president_rules``, :data:`RULES_KEY`, a JSON object in the zip's ``data`` file).
+:class:`SB3Policy` plays such a model wherever a :class:`president_env.table.Policy` goes
+(tournaments, ``train.evaluate``, trainers' opponents)::
+
+    from agents.sb3 import SB3Policy
+    policy = SB3Policy.load("runs/maskable_ppo/standard_p4_seed0/model.zip")
+    actions = policy.act_batch(obs, masks)          # [B, O], [B, A] -> [B], -1 without a move
+
+The policy's ``rules`` are the model's own when it stores them, else the ``rules`` given to
+:meth:`SB3Policy.load` (a model saved by another script); with both, they must agree (a
+:class:`~agents.policy.CheckpointError` lists the options that differ). Decisions are
+deterministic by default (the most likely legal action, as ``model.predict(...,
+deterministic=True)``); with ``deterministic=False`` they are sampled from a seeded generator.
+A missing, damaged or foreign file, a model of other sizes, or weights with a NaN, an infinite
+value or a zeroed weight matrix give a :class:`~agents.policy.CheckpointError` naming the file.
+``agents.load_agent("path/model.zip", rules)`` is the usual way in.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from agents.policy import CheckpointError, check_weights
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
+from president_env.table import rule_differences
+
+RULES_KEY = "president_rules"
+"""Model attribute (and key of the zip's ``data`` JSON) holding ``Rules.to_dict()``."""
+_MEMBERS = ("data", "policy.pth")
+
+
+def is_sb3_model(path: str | Path) -> bool:
+    """Whether ``path`` is a stable-baselines3 save (a zip with ``data`` and ``policy.pth``
+    at its top level; a torch checkpoint is a zip too, with its files in a folder)."""
+    p = Path(path)
+    if not p.is_file() or not zipfile.is_zipfile(p):
+        return False
+    try:
+        with zipfile.ZipFile(p) as z:
+            names = set(z.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+    return all(m in names for m in _MEMBERS)
+
+
+def saved_rules(path: str | Path) -> Rules | None:
+    """The rules stored in an SB3 ``model.zip`` (None when it stores none), read without
+    loading the model; a :class:`CheckpointError` for a damaged file or invalid rules."""
+    p = Path(path)
+    try:
+        with zipfile.ZipFile(p) as z:
+            data = json.loads(z.read("data"))
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
+        raise CheckpointError(f"{p} is not a readable SB3 model ({type(e).__name__}: {e})") from e
+    stored = data.get(RULES_KEY) if isinstance(data, dict) else None
+    if stored is None:
+        return None
+    try:
+        return Rules.from_dict(dict(stored, preset_name=None))
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"{p} holds invalid rules under {RULES_KEY!r}: {e}") from e
+
+
+def _model_rules(p: Path, rules: Rules | None) -> Rules:
+    """The rules to play ``p`` under: its own, checked against ``rules``, or ``rules``."""
+    stored = saved_rules(p)
+    if stored is None:
+        if rules is None:
+            raise CheckpointError(
+                f"{p} does not store its rules (not saved by train.maskable_ppo); "
+                f"give the rules it was trained for (rules=...)"
+            )
+        return rules
+    if rules is not None and rule_differences(rules, stored):
+        raise CheckpointError(
+            f"{p} was trained for other rules; differences (wanted, trained): "
+            f"{rule_differences(rules, stored)}"
+        )
+    return rules if rules is not None else stored
+
+
+class SB3Policy:
+    """A MaskablePPO model playing through the agent interface (a
+    :class:`president_env.table.Policy` with ``act``)."""
+
+    name = "sb3"
+
+    def __init__(
+        self, model: Any, rules: Rules, deterministic: bool = True, seed: int | None = None
+    ) -> None:
+        eng = Engine(rules)
+        obs_shape = tuple(getattr(model.observation_space, "shape", ()) or ())
+        n = getattr(model.action_space, "n", None)
+        if obs_shape != (eng.obs_size,) or n != eng.num_actions:
+            raise ValueError(
+                f"the model takes observations {obs_shape} and {n} actions; these rules need "
+                f"({eng.obs_size},) and {eng.num_actions}"
+            )
+        self.model = model
+        self.rules = rules
+        self.deterministic = deterministic
+        self.obs_size, self.num_actions = eng.obs_size, eng.num_actions
+        self.gen = torch.Generator(device=model.policy.device)
+        self.reseed(seed)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        rules: Rules | None = None,
+        deterministic: bool = True,
+        seed: int | None = None,
+        device: str = "cpu",
+    ) -> SB3Policy:
+        """The policy of a MaskablePPO ``model.zip`` (see the module docstring for the rules)."""
+        p = Path(path)
+        if not p.is_file():
+            raise CheckpointError(f"no model file at {p}")
+        if not is_sb3_model(p):
+            raise CheckpointError(f"{p} is not a stable-baselines3 model.zip")
+        play_rules = _model_rules(p, rules)
+        from sb3_contrib import MaskablePPO
+
+        try:
+            model = MaskablePPO.load(p, device=device)
+        except Exception as e:  # SB3 and torch raise many kinds for a damaged file
+            raise CheckpointError(f"{p} is not a readable MaskablePPO model ({type(e).__name__}: "
+                                  f"{e})") from e
+        check_weights(model.policy.state_dict(), p)
+        try:
+            return cls(model, play_rules, deterministic=deterministic, seed=seed)
+        except ValueError as e:
+            raise CheckpointError(f"{p}: {e}") from e
+
+    def reseed(self, seed: int | None) -> None:
+        """Restart the sampling generator (used when ``deterministic=False``)."""
+        self.gen.manual_seed(0 if seed is None else seed)
+
+    @torch.no_grad()
+    def act_batch(
+        self, observations: npt.ArrayLike, action_masks: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        """One action per row of ``observations [B, O]`` and ``action_masks [B, A]``; -1 for a
+        row with no legal action (the model never sees it)."""
+        obs = np.asarray(observations, np.float32)
+        mask = np.asarray(action_masks, bool)
+        if obs.ndim != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(f"observations must have shape [B, {self.obs_size}], got {obs.shape}")
+        if mask.shape != (obs.shape[0], self.num_actions):
+            raise ValueError(
+                f"masks must have shape [{obs.shape[0]}, {self.num_actions}], got {mask.shape}"
+            )
+        out = np.full(len(mask), -1, np.int64)
+        rows = np.flatnonzero(mask.any(axis=1))
+        if len(rows):
+            out[rows] = self._decide(obs[rows], mask[rows])
+        return out
+
+    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> npt.NDArray[np.int64]:
+        policy = self.model.policy
+        policy.set_training_mode(False)
+        obs_t, _ = policy.obs_to_tensor(obs)
+        dist = policy.get_distribution(obs_t, action_masks=mask)
+        if self.deterministic:
+            a = dist.get_actions(deterministic=True)
+        else:
+            probs = dist.distribution.probs
+            a = torch.multinomial(probs, 1, generator=self.gen).squeeze(-1)
+        return a.cpu().numpy().astype(np.int64)
+
+    def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+        """One decision; a ValueError when ``action_mask`` has no legal action."""
+        a = int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        if a < 0:
+            raise ValueError("the action mask has no legal action (is the game over?)")
+        return a
+
+    def __repr__(self) -> str:
+        return f"SB3Policy(players={self.rules.num_players}, deterministic={self.deterministic})"

@@ -1,0 +1,256 @@
+"""The web app's HTTP API (agents.web): whole games, every bad input refused with a clear 4xx
+JSON error and the game unchanged, saved games surviving a restart, record replays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from agents import make_agent
+from agents.web.server import create_app, spec_from_request
+from agents.web.session import WebError
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
+from president_env.records import GameRecord, GameRecorder
+from president_env.table import EXTERNAL, Table
+
+
+def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
+    body = {"preset": "standard", "players": 4, "seat": 0, "opponents": "hard", "seed": 7}
+    r = client.post("/api/games", json={**body, **fields})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def move(client: TestClient, view: dict[str, Any], action: int) -> dict[str, Any]:
+    r = client.post(f"/api/games/{view['id']}/move", json={"action": action, "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def play_out(client: TestClient, view: dict[str, Any], pick: int = -1) -> dict[str, Any]:
+    """Play the human's legal action ``legal[pick]`` until the game is over."""
+    for _ in range(2000):
+        if "final" in view:
+            return view
+        view = move(client, view, view["legal"][pick]["id"])
+    raise AssertionError("the game did not end")
+
+
+def refused(r: Any, status: int, words: str) -> None:
+    assert r.status_code == status, r.text[:300]
+    body = r.json()
+    assert set(body) == {"error"} and words in body["error"], body
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(save_dir=tmp_path / "games"))
+
+
+def test_whole_game_matches_the_engine(client: TestClient) -> None:
+    """A whole 3-deal game through the API: the human's moves replayed on a plain table of the
+    same seed with Hard agents give the same places, scores and standings."""
+    view = new_game(client, deals=3, seed=11, seat=2)
+    actions: list[int] = []
+    while "final" not in view:
+        legal = view["legal"]
+        assert legal and view["state"]["current"] == 2
+        for a in legal:  # the cards of each legal play come from the human's hand
+            assert all(c in view["state"]["hand"] for c in a["cards"])
+        a = legal[len(actions) % len(legal)]["id"]
+        actions.append(a)
+        view = move(client, view, a)
+    rules = Rules.preset("standard", deals=3)
+    engine = Engine(rules)
+    others = [s for s in range(4) if s != 2]
+    seat_policy = np.full(4, EXTERNAL)
+    seat_policy[others] = np.arange(3)
+    table = Table(engine, engine.init([11]), [make_agent("hard", rules, 11 + s + 1)
+                                              for s in others], seat_policy)
+    for a in actions:
+        table.play_until_external()
+        table.step_external([0], [a])
+    table.play_until_external()
+    st = table.state
+    assert view["final"]["scores"] == st.scores[0].tolist()
+    assert view["final"]["standings"] == engine.standings(st)[0].tolist()
+    assert len(view["results"]) == 3
+    assert view["results"][-1]["places"] == st.title[0].tolist()
+    assert view["state"]["phase"] == "over" and view["legal"] == []
+
+
+def test_exchange_the_human_returns_chosen_cards(client: TestClient) -> None:
+    """With several deals, a human President returns cards of their choice (give actions)."""
+    for seed in range(20):
+        view = new_game(client, deals=2, seed=seed, opponents="random")
+        while "final" not in view and not view["exchange"]["active"]:
+            view = move(client, view, view["legal"][-1]["id"])
+        if view["exchange"]["active"]:
+            break
+    else:
+        pytest.fail("no seed of 20 made the human President")
+    gives = view["legal"]
+    assert all(a["name"].startswith("give ") and len(a["cards"]) == 1 for a in gives)
+    top = gives[-1]
+    hand_before = list(view["state"]["hand"])
+    after = move(client, view, top["id"])
+    card = top["cards"][0]
+    assert after["state"]["hand"].count(card) == hand_before.count(card) - 1
+    assert card in after["exchange"]["gave"] and after["state"]["deal"] == view["state"]["deal"]
+    assert after["events"][0]["name"] == top["name"]
+
+
+def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:
+    view = new_game(client)
+    gid, ply = view["id"], view["ply"]
+    legal = {a["id"] for a in view["legal"]}
+    illegal = next(a for a in range(1, 60) if a not in legal)
+    url = f"/api/games/{gid}/move"
+    refused(client.post(url, json={"action": illegal, "ply": ply}), 400, "is not legal now")
+    refused(client.post(url, json={"action": 10**6, "ply": ply}), 400, "is not legal now")
+    refused(client.post(url, json={"action": "pass", "ply": ply}), 400, "integer action id")
+    refused(client.post(url, json={"action": 1.0, "ply": ply}), 400, "integer action id")
+    refused(client.post(url, json={"action": True, "ply": ply}), 400, "integer action id")
+    refused(client.post(url, json={"action": min(legal)}), 400, "a move is")
+    refused(client.post(url, json={"action": min(legal), "ply": ply, "seat": 1}), 400, "a move is")
+    refused(client.post(url, json={"action": min(legal), "ply": ply - 1}), 409, "out of turn")
+    refused(client.post(url, json={"action": min(legal), "ply": ply + 5}), 409, "out of turn")
+    refused(client.post(url, content=b"{not json"), 400, "not valid JSON")
+    refused(client.post(url, json=[1, 2]), 400, "JSON object")
+    refused(client.post("/api/games/no-such-game-id/move", json={"action": 0, "ply": 0}), 404,
+            "stale id")
+    refused(client.post("/api/games/bad%20id!/move", json={"action": 0, "ply": 0}), 400,
+            "malformed game id")
+    refused(client.get("/api/games/AAAAAAAAAAAAAAAA"), 404, "no game")
+    assert client.get(f"/api/games/{gid}").json() == {**view, "events": []}
+    over = play_out(client, view)
+    refused(client.post(url, json={"action": 0, "ply": over["ply"]}), 409, "game is over")
+
+
+def test_bad_new_games_are_refused(client: TestClient) -> None:
+    refused(client.post("/api/games", json={"preset": "nope"}), 400, "unknown preset")
+    refused(client.post("/api/games", json={"preset": "cardverse", "players": 7}), 400, "3-6")
+    refused(client.post("/api/games", json={"players": "4"}), 400, "players must be an integer")
+    refused(client.post("/api/games", json={"seat": 4}), 400, "seat must be 0..3")
+    refused(client.post("/api/games", json={"opponents": ["hard"] * 2}), 400, "opponents needs")
+    refused(client.post("/api/games", json={"opponents": "expertest"}), 400, "unknown agent")
+    refused(client.post("/api/games", json={"colour": "red"}), 400, "unknown field")
+    refused(client.post("/api/games", json={"rules": {"jokers": 9}}), 400, "jokers")
+    refused(client.post("/api/games", json={"preset": "runs", "players": 5,
+                                            "opponents": "policy:standard_4p"}), 400,
+            "policy:standard_4p")
+    refused(client.post("/api/games", content=b"x" * 1_000_001), 413, "too large")
+
+
+def test_oversized_body_without_length_is_refused(client: TestClient) -> None:
+    def chunks() -> Any:
+        for _ in range(20):
+            yield b" " * 100_000
+
+    refused(client.post("/api/replays", content=chunks()), 413, "too large")
+
+
+def test_every_preset_and_mix_of_agents(client: TestClient) -> None:
+    agents = client.get("/api/options").json()["agents"]
+    assert agents[:4] == ["random", "easy", "normal", "hard"]
+    for k, preset in enumerate(["standard", "revolution", "runs", "cardverse", "daifugo"]):
+        n = 3 + k
+        mix = [agents[(k + i) % 4] for i in range(n - 1)]
+        view = new_game(client, preset=preset, players=n, seat=k % n, opponents=mix, deals=2)
+        assert [s for s in view["spec"]["seats"] if s != "human"] == mix
+        view = play_out(client, view, pick=0)
+        assert sorted(view["final"]["standings"]) == list(range(n))
+
+
+def test_a_checkpoint_plays_its_rules(client: TestClient) -> None:
+    view = new_game(client, opponents=["policy:standard_4p", "hard", "random"])
+    assert view["spec"]["seats"][1] == "policy:standard_4p"
+    assert "final" in play_out(client, view)
+
+
+def test_restart_keeps_every_saved_game(tmp_path: Path) -> None:
+    save = tmp_path / "games"
+    first = TestClient(create_app(save_dir=save))
+    views = [new_game(first, seed=s, deals=2) for s in range(3)]
+    views[0] = move(first, views[0], views[0]["legal"][0]["id"])
+    views[1] = play_out(first, views[1])
+    (save / "junk.json").write_text("{truncated")
+    second = TestClient(create_app(save_dir=save))
+    assert "junk.json" in second.app.state.store.skipped[0]  # type: ignore[attr-defined]
+    for v in views:
+        again = second.get(f"/api/games/{v['id']}").json()
+        assert again == {**v, "events": []}
+    view = play_out(second, views[0])  # the game goes on after the restart
+    assert "final" in view
+    record = GameRecord.load(save / f"{views[1]['id']}.json")  # a saved game is a record
+    assert record.result is not None and list(record.result.standings) == \
+        views[1]["final"]["standings"]
+
+
+def test_rematch_rotates_the_seats(client: TestClient) -> None:
+    view = new_game(client, seat=1, opponents=["random", "easy", "hard"], seed=3)
+    r = client.post(f"/api/games/{view['id']}/rematch")
+    assert r.status_code == 200, r.text
+    again = r.json()
+    assert again["id"] != view["id"]
+    assert again["spec"]["seed"] == 3 and again["spec"]["human"] == 2
+    assert again["spec"]["seats"] == ["hard", "random", "human", "easy"]
+
+
+def played_record(seed: int = 5) -> GameRecord:
+    rules = Rules.preset("standard")
+    engine = Engine(rules)
+    table = Table(engine, engine.init([seed]), [make_agent("hard", rules, 1)], [0, 0, 0, 0])
+    rec = GameRecorder(rules, table.state, players=["a", "b", "c", "d"])
+    table.play_until_external(rec.on_step)
+    return rec.finish(table.state)
+
+
+def test_replay_frames_follow_the_record(tmp_path: Path) -> None:
+    record = played_record()
+    path = tmp_path / "game.json"
+    record.save(path)
+    client = TestClient(create_app(records=[tmp_path]))
+    assert client.get("/api/records").json() == {"records": ["game.json"]}
+    data = client.get("/api/records/game.json").json()
+    frames = data["frames"]
+    assert len(frames) == len(record.steps) + 1
+    assert sum(len(s["hand"]) for s in frames[0]["seats"]) == 52
+    for f, step in zip(frames[1:], record.steps):
+        assert f["move"]["seat"] == step.seat
+    assert sum(len(s["hand"]) for s in frames[-1]["seats"]) > 0 and frames[-1]["phase"] == "over"
+    assert frames[-1]["deal_over"]["places"] == list(record.result.places[-1])  # type: ignore[union-attr]
+    upload = client.post("/api/replays", content=record.to_json())
+    assert upload.status_code == 200 and upload.json()["frames"] == frames
+
+
+def test_bad_records_are_refused(tmp_path: Path) -> None:
+    client = TestClient(create_app())
+    doc = json.loads(played_record().to_json())
+    refused(client.post("/api/replays", content=b"[1, 2]"), 400, "JSON object")
+    refused(client.post("/api/replays", content=record_text(doc)[:200]), 400, "not valid JSON")
+    refused(client.post("/api/replays", json={"format": "x"}), 400, "does not replay")
+    bad = {**doc, "steps": doc["steps"][:3] + [{"seat": 0, "action": 9999}]}
+    refused(client.post("/api/replays", json=bad), 400, "step 3")
+    refused(client.post("/api/replays", json={**doc, "steps": doc["steps"][:-2]}), 400,
+            "not over")
+    other_rules = {**doc, "rules": {**doc["rules"], "scoring": "places"}}
+    refused(client.post("/api/replays", json=other_rules), 400, "the replay gives scores")
+    refused(client.get("/api/records/nothing.json"), 404, "no record")
+
+
+def record_text(doc: dict[str, Any]) -> str:
+    return json.dumps(doc)
+
+
+def test_spec_from_request_names_what_is_wrong() -> None:
+    with pytest.raises(WebError, match="deals must be an integer"):
+        spec_from_request({"deals": None})
+    spec = spec_from_request({"players": 5, "seat": 4, "opponents": "easy", "seed": 1})
+    assert spec.seats == ("easy",) * 4 + ("human",)
