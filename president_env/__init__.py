@@ -15,7 +15,8 @@ Layers, bottom to top (each imports only those below it):
 Names are re-exported here lazily, so ``import president_env.core`` loads no RL library.
 The Gymnasium id ``President-v0`` is registered when :mod:`president_env.single_agent` is
 imported, or with this package when Gymnasium is already loaded; ``gymnasium.make(
-"president_env:President-v0")`` always works.
+"president_env.single_agent:President-v0")`` always works (``"president_env:President-v0"``
+only when this package is first imported after Gymnasium: importing it again does nothing).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ __all__ = [
     "env",
     "raw_env",
 ]
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def __getattr__(name: str) -> Any:  # PEP 562: import the adapters only when asked for

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,33 +34,15 @@ pytestmark = [
     ),
 ]
 
-README_SNIPPET = '''
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module import MultiRLModuleSpec, RLModuleSpec
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.tune.registry import register_env
+def _readme_snippet() -> str:
+    """The README's RLlib snippet (``<!-- snippet: rllib -->``), verbatim."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    found = re.findall(r"<!-- snippet: rllib -->\s*\n```python\n(.*?)\n```", text, re.S)
+    assert len(found) == 1, "the README has no (or more than one) RLlib snippet"
+    return str(found[0])
 
-from president_env import env
-from train.rllib.modules import MaskedPPOModule  # RLlib's action masking, PettingZoo's obs keys
 
-register_env("president", lambda config: PettingZooEnv(env(**config)))
-config = (
-    PPOConfig()
-    # RLlib's env check steps random actions, which ignore the action mask: skip it
-    .environment("president", env_config={"preset": "standard"}, disable_env_checking=True)
-    .env_runners(num_env_runners=1)
-    .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
-    .rl_module(rl_module_spec=MultiRLModuleSpec(
-        rl_module_specs={"shared": RLModuleSpec(module_class=MaskedPPOModule)}))
-    .training(train_batch_size_per_learner=512, minibatch_size=128, num_epochs=2)
-)
-algo = config.build_algo()
-for i in range(2):
-    result = algo.train()
-    print(i, result["env_runners"]["num_env_steps_sampled_lifetime"],
-          result["env_runners"].get("episode_return_mean"))
-algo.stop()
-'''
+README_SNIPPET = _readme_snippet()
 """The README's RLlib section, verbatim: ``test_readme_snippet`` runs this text."""
 
 STANDARD = Rules.preset("standard", num_players=4)
