@@ -243,3 +243,41 @@ def test_a_bad_upload_is_shown(browser: Any, server: Any, tmp_path: Path) -> Non
     page.wait_for_selector("#error:not([hidden])")
     assert "Record refused" in page.inner_text("#error")
     assert "not valid JSON" in page.inner_text("#error")
+
+
+def test_two_tabs_play_separate_games(browser: Any, server: Any) -> None:
+    """Two tabs of one browser (one context, so one cookie jar and one localStorage) keep a
+    game each: a move in one leaves the other as it was, and a reload finds its own game."""
+    url, app, _ = server
+    context = browser.new_context(viewport={"width": 1360, "height": 820})
+    try:
+        tabs = []
+        for seed in (31, 32):
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector("body[data-ready='1']")
+            start_game(page, seed=seed)
+            tabs.append(page)
+        ids = [t.evaluate("window.president.game.id") for t in tabs]
+        assert ids[0] != ids[1] and set(ids) <= set(app.state.store.games)
+        other_ply = tabs[1].evaluate("document.body.dataset.ply")
+        other_hand = tabs[1].evaluate("window.president.game.state.hand")
+        ply = tabs[0].evaluate("document.body.dataset.ply")
+        legal = tabs[0].evaluate("window.president.game.legal")
+        plays = [a for a in legal if a["id"] != 0]
+        if plays:
+            click_play(tabs[0], plays[0])
+        else:
+            tabs[0].click("#pass")
+        wait_move(tabs[0], ply)
+        tabs[1].reload()
+        tabs[1].wait_for_selector("body[data-ready='1'][data-busy='0'][data-ply]")
+        assert tabs[1].evaluate("window.president.game.id") == ids[1]
+        assert tabs[1].evaluate("document.body.dataset.ply") == other_ply
+        assert tabs[1].evaluate("window.president.game.state.hand") == other_hand
+        tabs[0].reload()
+        tabs[0].wait_for_selector("body[data-ready='1'][data-busy='0'][data-ply]")
+        assert tabs[0].evaluate("window.president.game.id") == ids[0]
+        assert tabs[0].evaluate("document.body.dataset.ply") != ply
+    finally:
+        context.close()
