@@ -4,14 +4,23 @@ Every figure is uniformly random legal play of whole games, measured in this one
 ratios compare like with like on the same (noisy, shared) machine. Peers are measured when
 installed (``make bench`` makes a venv with RLCard, OpenSpiel and PettingZoo's classic envs).
 
-    python benchmarks/bench.py [--seconds 5] [--repeats 1] [--json out.json]
+    python benchmarks/bench.py [--seconds 5] [--repeats 1] [--threads 1,2] [--contention]
+                               [--json out.json]
+
+Engine figures per preset: ``B=1`` (one game, separate calls), ``B=4096`` with separate calls
+(mask, sample, step, reset: ``calls``) and in one call (:meth:`Engine.play_random`:
+``fused``), each at every thread count of ``--threads``. ``--contention`` adds the ``standard``
+fused figures with a CPU-bound process (``while True: pass``) running beside them, to show that
+two threads are not slower than one when another job holds a core.
 """
 
 from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -20,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_engine import measure_engine  # noqa: E402
+from benchmarks.bench_engine import measure_engine, measure_fused  # noqa: E402
 from president_env.cli import parse  # noqa: E402
 from president_env.core.rules import PRESETS  # noqa: E402
 
@@ -37,6 +46,10 @@ class Args:
     """Presets of the engine figures, comma-separated."""
     batch: int = 4096
     """Batch size of the batched figures."""
+    threads: tuple[int, ...] = (1, 2)
+    """Thread counts of the batched engine and vector env figures, comma-separated."""
+    contention: bool = False
+    """Also measure the fused engine with a busy process on another core."""
     peers: bool = True
     """Measure the peer environments (--no-peers skips them)."""
     json: Path | None = None
@@ -54,22 +67,31 @@ def _median(fn: Callable[[], Result | None], repeats: int) -> Result | None:
 
 
 Job = tuple[str, Callable[[], Result | None]]
+Ratio = tuple[str, str, str, str]
 
 
 def jobs(args: Args) -> list[Job]:
     """The figures to measure, in order: ``(key, function)``."""
-    sec = args.seconds
+    sec, b = args.seconds, args.batch
     out: list[Job] = []
     for preset in args.presets:
-        for b in (1, args.batch):
-            out.append((f"engine/{preset}/B={b}", partial(measure_engine, preset, b, sec)))
+        out.append((f"engine/{preset}/B=1", partial(measure_engine, preset, 1, sec)))
+        for t in args.threads:
+            out.append((f"engine/{preset}/B={b}/calls/t={t}",
+                        partial(measure_engine, preset, b, sec, threads=t)))
+            out.append((f"engine/{preset}/B={b}/fused/t={t}",
+                        partial(measure_fused, preset, b, sec, threads=t)))
+    if args.contention:
+        for t in args.threads:
+            out.append((f"contention/engine/standard/B={b}/fused/t={t}",
+                        partial(_busy, partial(measure_fused, "standard", b, sec, threads=t))))
     from benchmarks.bench_env import measure_aec, measure_vector
 
     for preset in ("standard", "daifugo"):
         out.append((f"aec/{preset}", partial(measure_aec, preset, sec)))
-        out.append(
-            (f"vector/{preset}/B={args.batch}", partial(measure_vector, preset, args.batch, sec))
-        )
+        for t in args.threads:
+            out.append((f"vector/{preset}/B={b}/t={t}",
+                        partial(measure_vector, preset, b, sec, threads=t)))
     if args.peers:
         from benchmarks import peers
 
@@ -84,54 +106,64 @@ def jobs(args: Args) -> list[Job]:
     return out
 
 
-def ratios(b: int) -> list[tuple[str, str, str, str]]:
+def _busy(fn: Callable[[], Result]) -> Result:
+    """``fn()`` while a CPU-bound process runs (started first, stopped after)."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)
+        return fn()
+    finally:
+        busy.kill()
+        busy.wait()
+
+
+def ratios(b: int, threads: tuple[int, ...], presets: tuple[str, ...]) -> list[Ratio]:
     """``(label, numerator key, denominator key, target)`` of the ratios printed at the end."""
-    return [
-        (
-            f"engine standard B={b} / OpenSpiel dou_dizhu",
-            f"engine/standard/B={b}",
-            "peer/openspiel_dou_dizhu",
-            ">= 5x",
-        ),
-        (
-            f"engine daifugo B={b} / OpenSpiel dou_dizhu",
-            f"engine/daifugo/B={b}",
-            "peer/openspiel_dou_dizhu",
-            ">= 2x",
-        ),
-        (
-            "engine standard B=1 / RLCard doudizhu",
-            "engine/standard/B=1",
-            "peer/rlcard_doudizhu",
-            ">= 10x",
-        ),
-        (
-            "AEC standard / PettingZoo texas_holdem_v4",
-            "aec/standard",
-            "peer/pettingzoo_texas_holdem_v4",
-            ">= 3x",
-        ),
-        (
-            f"vector standard / engine standard (B={b})",
-            f"vector/standard/B={b}",
-            f"engine/standard/B={b}",
-            ">= 0.5x",
-        ),
+    os_key = "peer/openspiel_dou_dizhu"
+    out: list[Ratio] = []
+    for t in threads:
+        target = {1: ">= 15x", 2: ">= 25x"}.get(t, "")
+        for preset in presets:
+            out.append((f"engine {preset} B={b} fused t={t} / OpenSpiel dou_dizhu",
+                        f"engine/{preset}/B={b}/fused/t={t}", os_key,
+                        target if preset == "standard" else ""))
+    for preset in presets:
+        for t in threads[1:]:
+            out.append((f"engine {preset} fused: t={t} / t={threads[0]}",
+                        f"engine/{preset}/B={b}/fused/t={t}",
+                        f"engine/{preset}/B={b}/fused/t={threads[0]}", ""))
+        out.append((f"engine {preset} t={threads[0]}: fused / calls",
+                    f"engine/{preset}/B={b}/fused/t={threads[0]}",
+                    f"engine/{preset}/B={b}/calls/t={threads[0]}", ""))
+    for t in threads[1:]:
+        out.append((f"contention: engine standard fused t={t} / t={threads[0]}",
+                    f"contention/engine/standard/B={b}/fused/t={t}",
+                    f"contention/engine/standard/B={b}/fused/t={threads[0]}", ">= 1x"))
+    out += [
+        ("engine standard B=1 / RLCard doudizhu", "engine/standard/B=1", "peer/rlcard_doudizhu",
+         ">= 10x"),
+        ("AEC standard / PettingZoo texas_holdem_v4", "aec/standard",
+         "peer/pettingzoo_texas_holdem_v4", ">= 3x"),
     ]
+    for t in threads:
+        out.append((f"vector standard / engine standard calls (B={b}, t={t})",
+                    f"vector/standard/B={b}/t={t}", f"engine/standard/B={b}/calls/t={t}",
+                    ">= 0.5x"))
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict[str, Result]:
     args = parse(Args, argv)
     results: dict[str, Result] = {}
-    print(f"{'figure':44s} {'steps/s':>12s} {'games/s':>10s} {'steps/game':>10s}", flush=True)
+    print(f"{'figure':48s} {'steps/s':>12s} {'games/s':>10s} {'steps/game':>10s}", flush=True)
     for key, fn in jobs(args):
         r = _median(fn, args.repeats)
         if r is None:
-            print(f"{key:44s} {'(not installed)':>12s}", flush=True)
+            print(f"{key:48s} {'(not installed)':>12s}", flush=True)
             continue
         results[key] = r
         print(
-            f"{key:44s} {r['steps_per_s']:>12,.0f} {r['games_per_s']:>10,.1f} "
+            f"{key:48s} {r['steps_per_s']:>12,.0f} {r['games_per_s']:>10,.1f} "
             f"{r['steps_per_game']:>10.1f}",
             flush=True,
         )
@@ -142,8 +174,13 @@ def main(argv: list[str] | None = None) -> dict[str, Result]:
         return "n/a"
 
     print("\nratios (steps/s, same run):")
-    for label, num, den, target in ratios(args.batch):
-        print(f"  {label:48s} {ratio(num, den):>8s}   target {target}")
+    for label, num, den, target in ratios(args.batch, args.threads, args.presets):
+        if num in results and den in results:
+            goal = f"   target {target}" if target else ""
+            print(f"  {label:56s} {ratio(num, den):>8s}{goal}")
+    for key, r in results.items():
+        if "bytes_per_game" in r and key.endswith("/t=1") and key.startswith("engine/"):
+            print(f"  memory per game {key.split('/')[1]:12s} {r['bytes_per_game']:>8.0f} bytes")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return results

@@ -1,8 +1,10 @@
 """Throughput of the bare batched engine under uniformly random legal play.
 
-One timed loop = legal_action_mask, a random legal action per game, step (unchecked: the
-actions come from the mask), and a new seeded game wherever one ended (auto-reset).
-A step is one player action in one game, as in the peers' figures.
+:func:`measure_engine`: one timed loop = legal_action_mask, a random legal action per game,
+step (unchecked: the actions come from the mask), and a new seeded game wherever one ended
+(auto-reset), four engine calls. :func:`measure_fused`: the same play in one call,
+:meth:`Engine.play_random` (``steps`` actions per game and call, auto-reset). A step is one
+player action in one game, as in the peers' figures. ``threads``: the engine's threads.
 
 :func:`measure_advance` times the one-game path of the adapters instead: one
 :meth:`Engine.advance` per action (play, next mask and observation in one compiled call).
@@ -20,10 +22,15 @@ from president_env.core.rules import Rules
 
 
 def measure_engine(
-    preset: str, batch: int, seconds: float = 5.0, seed: int = 0, num_players: int = 4
+    preset: str,
+    batch: int,
+    seconds: float = 5.0,
+    seed: int = 0,
+    num_players: int = 4,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """Steps/s and games/s of random legal games of ``preset`` at batch size ``batch``."""
-    eng = Engine(Rules.preset(preset, num_players=num_players))
+    eng = Engine(Rules.preset(preset, num_players=num_players), threads=threads)
     rng = np.random.default_rng(seed)
     state = eng.init(rng.integers(0, 2**62, batch))
     mask = np.zeros((batch, eng.num_actions), np.bool_)
@@ -62,11 +69,47 @@ def measure_engine(
                 eng.reset_where(state, done, rng.integers(0, 2**62, batch))
     elapsed = time.perf_counter() - start
     return {
-        "name": f"president engine {preset} B={batch}",
+        "name": f"president engine {preset} B={batch}, {threads} threads, separate calls",
         "steps_per_s": steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": steps / max(games, 1),
     }
+
+
+def measure_fused(
+    preset: str,
+    batch: int,
+    seconds: float = 5.0,
+    seed: int = 0,
+    num_players: int = 4,
+    threads: int = 1,
+    steps: int = 64,
+) -> dict[str, Any]:
+    """Steps/s and games/s of :meth:`Engine.play_random` (``steps`` actions per game and
+    call, auto-reset) of ``preset`` at batch size ``batch`` on ``threads`` threads."""
+    eng = Engine(Rules.preset(preset, num_players=num_players), threads=threads)
+    rng = np.random.default_rng(seed)
+    state = eng.init(rng.integers(0, 2**62, batch))
+    eng.play_random(state, 4, rng)  # warm-up (compiles or loads the kernels)
+    n_steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        played = eng.play_random(state, steps, rng)
+        n_steps += played.steps
+        games += played.games
+    elapsed = time.perf_counter() - start
+    return {
+        "name": f"president engine {preset} B={batch}, {threads} threads, play_random",
+        "steps_per_s": n_steps / elapsed,
+        "games_per_s": games / elapsed,
+        "steps_per_game": n_steps / max(games, 1),
+        "bytes_per_game": state_bytes(state) / batch,
+    }
+
+
+def state_bytes(state: Any) -> int:
+    """Bytes of a :class:`State`'s arrays."""
+    return sum(a.nbytes for a in state.arrays())
 
 
 def measure_advance(
@@ -107,5 +150,7 @@ def measure_advance(
 
 if __name__ == "__main__":
     for p in ("standard", "daifugo"):
-        for r in (*(measure_engine(p, b, seconds=3) for b in (1, 4096)), measure_advance(p, 3)):
+        runs = (*(measure_engine(p, b, seconds=3) for b in (1, 4096)), measure_advance(p, 3),
+                *(measure_fused(p, 4096, 3, threads=t) for t in (1, 2)))
+        for r in runs:
             print(f"{r['name']:40s} {r['steps_per_s']:>12,.0f} steps/s {r['games_per_s']:>10,.0f} games/s")

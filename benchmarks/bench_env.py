@@ -54,9 +54,11 @@ def measure_vector(
     seconds: float = 5.0,
     seed: int = 0,
     num_players: int = 4,
+    threads: int | None = None,
 ) -> dict[str, Any]:
-    """Steps/s and games/s of ``VectorEnv(num_envs)`` (random legal play, auto-reset)."""
-    venv = VectorEnv(num_envs, preset=preset, seed=seed, num_players=num_players)
+    """Steps/s and games/s of ``VectorEnv(num_envs)`` (random legal play, auto-reset) on
+    ``threads`` threads (None: the engine's default)."""
+    venv = VectorEnv(num_envs, preset=preset, seed=seed, num_players=num_players, threads=threads)
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, np.int64)
     _obs, mask, _info = venv.reset()
@@ -74,7 +76,8 @@ def measure_vector(
         if elapsed >= seconds:
             break
     return {
-        "name": f"president vector env {preset} B={num_envs} ({num_players} players)",
+        "name": f"president vector env {preset} B={num_envs} ({num_players} players), "
+        f"{venv.engine.threads} threads",
         "steps_per_s": steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": steps / max(games, 1),

@@ -4,7 +4,11 @@ Both are subclasses of PettingZoo's own, with the same contract: :class:`ActionC
 (PettingZoo's ``AssertOutOfBoundsWrapper``) raises a clear TypeError / ValueError from the
 :mod:`president_env.gate` instead of a bare assertion; :class:`OrderEnforcingWrapper` reads the
 env's attributes directly instead of through a ``__getattr__`` chain (which costs more than the
-game's own step).
+game's own step), and its ``last()``, ``step()`` and ``agent_iter()`` make the same checks as
+PettingZoo's in one call each instead of one per wrapper layer: ``last()`` goes straight to the
+bare env when no layer in between changes ``observe`` or ``last`` (as with ``env()``'s
+wrappers; ``TerminateIllegalWrapper`` does change ``observe``, so there it goes through every
+layer as before).
 """
 
 from __future__ import annotations
@@ -13,6 +17,12 @@ from typing import Any
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.base import BaseWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from president_env.gate import as_action
 
@@ -29,6 +39,30 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        self._direct = _plain_layers(env)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, read from the bare env (see the module docstring)."""
+        self._guard("agent_selection")
+        if self._direct:
+            return self._raw.last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's ``step()``: an error before reset, a warning once no agent is left."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
 
     def _guard(self, name: str) -> None:
         if not self._has_reset:
@@ -95,3 +129,34 @@ class ActionCheckWrapper(wrappers.AssertOutOfBoundsWrapper):
         elif type(action) is not int or not 0 <= action < self._num_actions:
             as_action(action, self._num_actions)
         self.env.step(action)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the bare env's agents directly."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection  # type: ignore[no-any-return]
+
+
+def _plain_layers(env: AECEnv) -> bool:
+    """Whether every wrapper from ``env`` down to the bare env leaves ``observe`` and ``last``
+    as PettingZoo's BaseWrapper has them (so that ``last()`` may read the bare env)."""
+    e = env
+    while isinstance(e, BaseWrapper):
+        cls = type(e)
+        if cls.observe is not BaseWrapper.observe or cls.last is not BaseWrapper.last:
+            return False
+        e = e.env
+    return True

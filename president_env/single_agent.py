@@ -79,7 +79,7 @@ from president_env.core.rules import Rules
 from president_env.gate import ILLEGAL_REWARD, ActionGate
 from president_env.render import RENDER_MODES
 from president_env.rewards import RewardOption, deal_rewards, reward_table
-from president_env.table import EXTERNAL, Policy, RandomPolicy, Table, as_policy
+from president_env.table import EXTERNAL, Policy, RandomPolicy, Table, as_policy, check_rules
 
 
 class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
@@ -107,6 +107,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self.render_mode = check_render_mode(render_mode)
         self.seat_option: int | str = seat if seat == "random" else int(seat)
         self.opponents = _opponent_list(opponents, p)
+        for i, agent in enumerate(self.opponents):  # early, as the Table would at reset
+            check_rules(agent, self.rules, name=f"opponent {i + 1}")
         self.reward_table = reward_table(self.rules, reward)
         self.engine = Engine(self.rules)
         self.layout = self.engine.layout

@@ -46,6 +46,10 @@ Seeds: game ``b`` of ``VectorEnv(B, seed=s)`` after ``reset()`` is the game of t
 ``options`` (any key is a ValueError), and a failed reset changes nothing.
 ``copy.deepcopy`` and ``pickle`` copy every game in play and the generator.
 
+Threads: the engine's batched calls run on ``threads`` threads (default: the engine's, see
+:mod:`president_env.core.engine`); a step is two engine calls (the turn; then new games, masks
+and observations together).
+
 ``render(game, seat=None, mode="ansi")`` draws one game in any render mode of
 :data:`~president_env.render.RENDER_MODES` (text, printed, or an ``H x W x 3`` uint8 picture).
 
@@ -90,6 +94,7 @@ class VectorEnv:
         seed: int | None = None,
         auto_reset: bool = True,
         reward: RewardOption = "linear",
+        threads: int | None = None,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -100,7 +105,7 @@ class VectorEnv:
         self.rules = make_rules(preset, rules, options)
         self.auto_reset = auto_reset
         self.reward_table = reward_table(self.rules, reward)
-        self.engine = Engine(self.rules)
+        self.engine = Engine(self.rules, threads=threads)
         self.gate = ActionGate(self.engine.layout)
         self.layout = self.engine.layout
         self.obs_layout = self.engine.obs_layout
@@ -167,8 +172,9 @@ class VectorEnv:
         if self.auto_reset and len(ended):
             seeds = np.zeros(self.num_envs, np.uint64)
             seeds[ended] = self._draw_seeds(len(ended))
-            self.engine.reset_where(state, terminated, seeds)
-        obs = self._observe()
+            obs = self._observe(terminated, seeds)  # new games, masks, observations: one call
+        else:
+            obs = self._observe()
         return obs, self._mask.copy(), rewards, terminated, self._info(deal_over, final)
 
     def render(
@@ -199,12 +205,18 @@ class VectorEnv:
     def _draw_seeds(self, n: int) -> npt.NDArray[np.uint64]:
         return draw_seeds(self.np_random, n)
 
-    def _observe(self) -> npt.NDArray[np.float32]:
+    def _observe(
+        self, done: npt.NDArray[np.bool_] | None = None, seeds: npt.NDArray[np.uint64] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """New games where ``done``, then the mask (a new array each step) and observations of
+        the players to act, in one engine call."""
         state = self._state
         assert state is not None
-        self._mask = self.engine.legal_action_mask(state)  # a new array each step
+        self._mask = np.empty((self.num_envs, self.num_actions), np.bool_)
+        obs = np.empty((self.num_envs, self.obs_size), np.float32)
+        self.engine.next_views(state, self._mask, obs, done, seeds)
         self.current_player = state.current.astype(np.int64)
-        return self.engine.observe(state)
+        return obs
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """Actions checked by the gate; finished games (without auto-reset) may hold anything

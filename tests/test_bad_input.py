@@ -214,3 +214,14 @@ def test_a_time_bounded_run_shows_time_and_a_step_bounded_one_steps(
     assert capped.total == 1024  # the update that reaches max_steps
     capped.close()
     capsys.readouterr()
+
+
+def test_single_agent_env_refuses_an_opponent_of_other_rules_at_construction() -> None:
+    from agents.policy import PRETRAINED_DIR, PolicyAgent
+    from president_env import Rules, SingleAgentEnv
+
+    policy = PolicyAgent.load(PRETRAINED_DIR / "standard_4p.pt")
+    other = Rules.preset("standard", revolution=not policy.rules.revolution)
+    with pytest.raises(ValueError, match=r"opponent 1 was made for other rules .*revolution"):
+        SingleAgentEnv(rules=other, opponents=policy)
+    SingleAgentEnv(rules=policy.rules, opponents=policy).reset(seed=0)  # its own rules: fine

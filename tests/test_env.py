@@ -840,3 +840,93 @@ def test_vector_env_renders_any_game_in_every_mode(capsys: pytest.CaptureFixture
     assert venv.render(0, mode="human") is None and "Pile:" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render mode"):
         venv.render(0, mode="video")
+
+
+# ---------------------------------------------------------------------- the one-call fast path
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_one_game_by_address_plays_as_engine_advance_and_copies_stay_apart(preset: str) -> None:
+    """OneGame's address-vector kernel gives exactly Engine.advance's masks, observations and
+    states; a deep copy and a pickled copy step their own arrays, never the original's."""
+    import copy
+    import pickle
+
+    from president_env.core._fastpath import OneGame
+    from president_env.core.engine import Engine
+
+    eng = Engine(Rules.preset(preset, num_players=5))
+    rng = np.random.default_rng(3)
+    for g in range(4):
+        game, ref = OneGame(eng, eng.init([g])), eng.init([g])
+        assert game.fast
+        mask = np.empty(eng.num_actions, np.int8)
+        obs = np.empty(eng.obs_size, np.float32)
+        cur = eng.advance(ref, -1, mask, obs)
+        copies: list[OneGame] = []
+        while cur >= 0:
+            assert game.current == cur
+            np.testing.assert_array_equal(game.mask, mask)
+            np.testing.assert_array_equal(game.obs, obs)
+            if len(copies) < 2 and rng.random() < 0.1:
+                copies = [copy.deepcopy(game), pickle.loads(pickle.dumps(game))]
+                before = [a.copy() for a in game.state._flat]
+                for c in copies:  # play the copies to their end: the original must not move
+                    assert c.fast
+                    while c.current >= 0:
+                        c.step(int(rng.choice(np.flatnonzero(c.mask))))
+                for now, then in zip(game.state._flat, before):
+                    np.testing.assert_array_equal(now, then)
+            a = int(rng.choice(np.flatnonzero(mask)))
+            game.step(a)
+            cur = eng.advance(ref, a, mask, obs)
+        assert game.current == -1
+        for mine, theirs in zip(game.state._flat, ref._flat):
+            np.testing.assert_array_equal(mine, theirs)
+
+
+def test_one_game_falls_back_to_engine_advance_for_arrays_it_cannot_hand_over() -> None:
+    from president_env.core._fastpath import OneGame, address_spec
+    from president_env.core.engine import Engine, State
+
+    eng = Engine(Rules.preset("standard"))
+    state = eng.init([7])
+    assert address_spec(eng, state) is not None
+    fields = {n: getattr(state, n).copy() for n in state._arrays._fields}
+    strided = np.zeros((1, 4, 106), np.int8)[:, :, ::2]  # not contiguous
+    strided[...] = fields["hands"]
+    odd = State(**{**fields, "hands": strided})
+    assert address_spec(eng, odd) is None
+    game, ref = OneGame(eng, odd), OneGame(eng, eng.init([7]))
+    assert not game.fast and ref.fast
+    while ref.current >= 0:
+        np.testing.assert_array_equal(game.mask, ref.mask)
+        np.testing.assert_array_equal(game.obs, ref.obs)
+        a = int(np.flatnonzero(ref.mask)[0])
+        assert game.step(a) == ref.step(a)
+    assert game.current == -1
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "penalty"])
+def test_wrapped_last_and_agent_iter_read_the_same_as_the_bare_env(illegal_action: str) -> None:
+    """The wrapper's one-call last()/step()/agent_iter(): the bare env's values, every check
+    kept (before reset, in penalty mode through TerminateIllegalWrapper's observe)."""
+    e = env(illegal_action=illegal_action)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        e.last()
+    assert e._direct is (illegal_action == "raise")
+    e.reset(seed=4)
+    raw = e.unwrapped
+    n = 0
+    for agent in e.agent_iter():
+        obs, rew, term, trunc, info = e.last()
+        assert agent == raw.agent_selection
+        r_obs, r_rew, r_term, r_trunc, r_info = raw.last()
+        assert obs is r_obs and (rew, term, trunc, info) == (r_rew, r_term, r_trunc, r_info)
+        assert e.last(observe=False)[0] is None
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[-1]))
+        n += 1
+    assert n > 4 and not e.agents
+    with pytest.raises(AssertionError, match="need to call step"):
+        e.reset(seed=4)
+        it = iter(e.agent_iter())
+        next(it)
+        next(it)

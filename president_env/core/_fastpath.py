@@ -1,11 +1,18 @@
 """The one-game fast path of the adapters: one compiled call per action.
 
-At a batch of one game the engine's cost is the fixed cost of each compiled call (typing the
-21 state arrays alone costs ~2 us), not the work. :class:`OneGame` therefore steps with
-:meth:`Engine.advance <president_env.core.engine.Engine.advance>`, which plays the action and
-fills the legal mask and the observation of the next player to act in one compiled call, so
-that an AEC step costs one call. Results are exactly those of ``Engine.step_inplace`` +
-``Engine.legal_action_mask`` + ``Engine.observe``.
+At a batch of one game the engine's cost is the fixed cost of each compiled call, not the
+work. :class:`OneGame` therefore steps with one call that plays the action and fills the legal
+mask and the observation of the next player to act, and hands the compiled code its 31 arrays
+(the state and the engine's tables) as one int64 vector of their addresses
+(:func:`president_env.core._kernels._one.one_advance`): typing and unboxing them one by one
+would cost more than the game (~3.5 us against ~0.5 us per call). Results are exactly those of
+:meth:`Engine.advance <president_env.core.engine.Engine.advance>` (and so of
+``Engine.step_inplace`` + ``Engine.legal_action_mask`` + ``Engine.observe``), which it falls
+back to for a state it cannot hand over that way (not C-contiguous, read-only, or of other
+dtypes than :data:`~president_env.core._kernels._one.STATE_FIELDS`).
+
+The address vector points into arrays that :class:`OneGame` holds (the state's fields are never
+rebound); a copy or an unpickled game builds its own.
 
 (The compiled code is cached on disk under a key that follows every kernel source: see
 :mod:`president_env.core._kernels._jit`.)
@@ -13,9 +20,19 @@ that an AEC step costs one call. Results are exactly those of ``Engine.step_inpl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
+from president_env.core._kernels._one import (
+    INT_FIELDS,
+    SLOT,
+    STATE_FIELDS,
+    TABLE_SLOTS,
+    one_advance,
+)
 from president_env.core.engine import Engine, State
 
 
@@ -32,9 +49,9 @@ class OneGame:
             raise ValueError(f"OneGame holds one game, got a batch of {state.batch_size}")
         self.engine = engine
         self.state = state
-        self._advance = engine.advance
         self._num_actions = engine.num_actions
         self._obs_size = engine.obs_size
+        self._spec = address_spec(engine, state)
         self.mask: npt.NDArray[np.int8] = np.empty(0, np.int8)
         self.obs: npt.NDArray[np.float32] = np.empty(0, np.float32)
         self.current = self.step(-1)
@@ -44,7 +61,57 @@ class OneGame:
         (-1: game over)."""
         mask = np.empty(self._num_actions, np.int8)
         obs = np.empty(self._obs_size, np.float32)
-        self.current = cur = self._advance(self.state, action, mask, obs)
+        spec = self._spec
+        if spec is not None:
+            cur = int(one_advance(spec, action, mask, obs))
+        else:
+            cur = self.engine.advance(self.state, action, mask, obs)
+        self.current = cur
         self.mask = mask
         self.obs = obs
         return cur
+
+    @property
+    def fast(self) -> bool:
+        """Whether steps go through the address vector (else through ``Engine.advance``)."""
+        return self._spec is not None
+
+    # a copy must not point into the original's arrays: it builds its own address vector
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_spec"}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._spec = address_spec(self.engine, self.state)
+
+
+def address_spec(engine: Engine, state: State) -> npt.NDArray[np.int64] | None:
+    """The int64 vector of :func:`one_advance` for ``state`` (one game) and ``engine``'s tables,
+    or None when an array cannot be handed over by address (see the module docstring)."""
+    if len(state._flat) != len(STATE_FIELDS):
+        return None
+    for arr, (dtype, ndim) in zip(state._flat, STATE_FIELDS):
+        if arr.dtype != dtype or arr.ndim != ndim or not _plain(arr):
+            return None
+    runs: tuple[Any, ...] = engine._mask_tables
+    tables: list[np.ndarray] = [engine._rp, *engine._play_tables, *runs[:3], engine._obs_offsets]
+    ints = [*runs[3:], engine.rules.deals]
+    if len(tables) != TABLE_SLOTS or len(ints) != INT_FIELDS:
+        return None
+    if any(t.dtype != np.int64 or t.ndim != 1 or not _plain(t, write=False) for t in tables):
+        return None
+    return np.array([*_slots([*state._flat, *tables]), *ints], np.int64)
+
+
+def _plain(arr: np.ndarray, write: bool = True) -> bool:
+    """C-contiguous and aligned (and writeable: the state; the tables are only read)."""
+    f = arr.flags
+    return bool(f.c_contiguous and f.aligned and (f.writeable or not write))
+
+
+def _slots(arrays: Sequence[np.ndarray]) -> list[int]:
+    out: list[int] = []
+    for a in arrays:
+        dims = [*a.shape, 0, 0, 0][: SLOT - 1]
+        out += [a.ctypes.data, *dims]
+    return out

@@ -46,6 +46,15 @@ keeps no reward scheme: :mod:`president_env.rewards` turns those places into rew
 
 For one game at a time, :meth:`Engine.advance` plays an action and fills the mask and the
 observation of the next player to act in one compiled call (the adapters' fast path).
+
+Fused batched calls: :meth:`Engine.play_random` plays ``steps`` uniformly random legal actions
+in every game in one call (with new games where games end: random rollouts for search, data
+generation, benchmarks); :meth:`Engine.next_views` starts new games where asked and writes the
+mask and observation of every player to act in one call (what an adapter does after a step).
+
+Threads: batched calls run over chunks of games on ``Engine(rules, threads=n)`` threads (default:
+``PRESIDENT_THREADS``, else the CPUs available, at most 8), one per 512 games at most; results
+are bit for bit the same for any number (how and why: :mod:`president_env.core._kernels._pool`).
 """
 
 from __future__ import annotations
@@ -58,13 +67,15 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core import _kernels as K
+from president_env.core._kernels import Played, _pool
+from president_env.core._kernels._inputs import deal_hands
 from president_env.core.actions import ActionLayout
-from president_env.core.cards import NUM_CARDS, card_name, count_cards
+from president_env.core.cards import NUM_CARDS
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
 
-__all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "State", "deal_hands"]
+__all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -183,22 +194,15 @@ class State:
         return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
 
 
-def deal_hands(rules: Rules, seed: int, deal_no: int, dealer: int) -> npt.NDArray[np.int8]:
-    """The hands ``[P, 53]`` of deal ``deal_no`` of a game seeded ``seed``, dealt by ``dealer``."""
-    out = np.zeros((rules.num_players, NUM_CARDS), np.int8)
-    K.deal_into(
-        np.uint64(seed), deal_no, dealer, rules.num_players, rules.num_decks, rules.num_jokers, out
-    )
-    return out
-
-
 class Engine:
-    """Pure functions over :class:`State` for one :class:`Rules`."""
+    """Pure functions over :class:`State` for one :class:`Rules`; batched calls use up to
+    ``threads`` threads (None: :func:`~president_env.core._kernels._pool.default_threads`)."""
 
-    def __init__(self, rules: Rules | None = None) -> None:
+    def __init__(self, rules: Rules | None = None, threads: int | None = None) -> None:
         self.rules = rules if rules is not None else Rules()
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
+        self.threads = threads
         r = self.rules
         self.layout = ActionLayout(r)
         self.obs_layout = ObservationLayout(r)
@@ -207,14 +211,27 @@ class Engine:
         self.obs_size = self.obs_layout.size
         # what the kernels read, built once (plain tuples: see president_env.core._kernels._types)
         self._rp = rule_params(r)
-        self._play_tables = tuple(_play_tables(self.layout))
-        self._mask_tables = tuple(_mask_tables(self.layout))
+        self._play_tables = tuple(K.play_tables(self.layout))
+        self._mask_tables = tuple(K.mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
+
+    @property
+    def threads(self) -> int:
+        """Threads of the batched calls (a batch uses at most one per 512 games)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, threads: int | None) -> None:
+        self._threads = _pool.check_threads(threads)
+        self._serial_below = 2 * _pool.MIN_CHUNK if self._threads > 1 else 2**62
+
+    def _run(self, fn: Any, args: tuple[Any, ...], n: int) -> None:
+        _pool.run(fn, args, n, self._threads if n >= self._serial_below else 1)
 
     # ------------------------------------------------------------------ start
     def init(self, seeds: npt.ArrayLike) -> State:
         """New games, one per seed; deal ``d`` of game ``b`` is dealt from ``(seeds[b], d)``."""
-        s = _as_seeds(seeds)
+        s = K.as_seeds(seeds)
         state = State.zeros(len(s), self.num_players)
         state.seed[:] = s
         K.init_kernel(self._rp, state._flat, True)
@@ -230,63 +247,24 @@ class Engine:
         (``["3c 4d 2s", "JK 10h 10s", ...]``). Hands need not make up the whole pack but must
         fit in it. Later deals are dealt from ``(seed, d)``.
         """
-        h = self._parse_hands(hands)
-        s = _as_seeds(seed, len(h))
+        h = K.parse_hands(self.rules, hands)
+        s = K.as_seeds(seed, len(h))
         state = State.zeros(len(h), self.num_players)
         state.seed[:] = s
         state.hands[:] = h
         K.init_kernel(self._rp, state._flat, False)
         return state
 
-    def _parse_hands(self, hands: Any) -> npt.NDArray[np.int8]:
-        p = self.num_players
-        if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
-            hands = [hands]
-        if (
-            isinstance(hands, (list, tuple))
-            and hands
-            and isinstance(hands[0], (list, tuple))
-            and hands[0]
-            and isinstance(hands[0][0], str)
-        ):
-            games = []
-            for g in hands:
-                if len(g) != p:
-                    raise ValueError(f"expected {p} hands (one per seat), got {len(g)}")
-                games.append(np.stack([count_cards(t) for t in g]))  # int64: no wrap
-            hands = np.stack(games)
-        h = np.asarray(hands)
-        if h.ndim == 2:
-            h = h[None]
-        if h.ndim != 3 or h.shape[1:] != (p, NUM_CARDS):
-            raise ValueError(f"hands must have shape [B, {p}, {NUM_CARDS}], got {h.shape}")
-        if not np.issubdtype(h.dtype, np.integer):
-            raise ValueError(f"hands must be integer counts, got dtype {h.dtype}")
-        if (h < 0).any():
-            raise ValueError("hands hold negative counts")
-        limit = np.full(NUM_CARDS, self.rules.num_decks)
-        limit[-1] = self.rules.num_jokers
-        # checked before the int8 cast (a count of 256 would wrap to 0 and the card vanish):
-        # one hand first (no overflow in the sum after it), then the players together
-        most = h.max(axis=1)
-        total = most if (most > limit).any() else h.astype(np.int64).sum(axis=1)
-        if (total > limit).any():
-            b, c = np.argwhere(total > limit)[0]
-            raise ValueError(
-                f"game {b}: card {card_name(int(c))} (id {c}) is dealt {total[b, c]} times, but "
-                f"the pack holds {limit[c]} (decks={self.rules.num_decks}, "
-                f"jokers={self.rules.num_jokers})"
-            )
-        if (h.sum(axis=2) == 0).any():
-            raise ValueError("every player must start with at least one card")
-        return h.astype(np.int8)
-
     # ------------------------------------------------------------------ play
     def legal_action_mask(self, state: State, out: BoolArray | None = None) -> BoolArray:
         """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
         if out is None:
             out = np.zeros((state.batch_size, self.num_actions), np.bool_)
-        K.mask_kernel(self._rp, self._mask_tables, state._flat, out)
+        n = state.batch_size
+        if n < self._serial_below:  # (a direct call: B = 1 pays for every indirection)
+            K.mask_kernel(self._rp, self._mask_tables, state._flat, out, 0, n)
+        else:
+            self._run(K.mask_kernel, (self._rp, self._mask_tables, state._flat, out), n)
         return out
 
     def step(self, state: State, actions: npt.ArrayLike) -> State:
@@ -331,7 +309,10 @@ class Engine:
             bad = self._first_illegal(state, a, live if sel is None else live & sel)
             if bad >= 0:
                 raise ValueError(self._illegal_message(state, bad, int(a[bad])))
-        K.step_kernel(self._rp, self._play_tables, state._flat, a)
+        if len(a) < self._serial_below:
+            K.step_kernel(self._rp, self._play_tables, state._flat, a, 0, len(a))
+        else:
+            self._run(K.step_kernel, (self._rp, self._play_tables, state._flat, a), len(a))
 
     def advance(
         self,
@@ -425,7 +406,8 @@ class Engine:
                 f"out must be float32 of shape ({state.batch_size}, {self.obs_size}), "
                 f"got {out.dtype} {out.shape}"
             )
-        K.observe_kernel(self._rp, self._obs_offsets, state._flat, pl, self.rules.deals, out)
+        args = (self._rp, self._obs_offsets, state._flat, pl, self.rules.deals, out)
+        self._run(K.observe_kernel, args, state.batch_size)
         return out
 
     def sample_random(
@@ -433,7 +415,11 @@ class Engine:
     ) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per row of ``mask`` (-1 for an empty row)."""
         res = np.empty(mask.shape[0], np.int64) if out is None else out
-        K.sample_legal(mask, rng.random(mask.shape[0]), res)
+        n = mask.shape[0]
+        if n < self._serial_below:
+            K.sample_legal(mask, rng.random(n), res, 0, n)
+        else:
+            self._run(K.sample_legal, (mask, rng.random(n), res), n)
         return res  # type: ignore[return-value]
 
     def reset_where(self, state: State, done: BoolArray, seeds: npt.ArrayLike) -> None:
@@ -441,7 +427,61 @@ class Engine:
 
         ``deal_over`` keeps describing the step that ended the old game until the next step
         (but ``title`` is reset: read the old game's places before)."""
-        K.reset_where(self._rp, state._flat, np.asarray(done, np.bool_), _as_seeds(seeds))
+        args = (self._rp, state._flat, np.asarray(done, np.bool_), K.as_seeds(seeds))
+        self._run(K.reset_where, args, state.batch_size)
+
+    # ------------------------------------------------------------------ fused calls
+    def play_random(
+        self, state: State, steps: int, rng: np.random.Generator, reset: bool = True
+    ) -> Played:
+        """Every game takes up to ``steps`` uniformly random legal actions, in one call, in
+        place: a random rollout (search, data generation). A game that ends starts again at
+        once (``reset``, as :meth:`reset_where` would, its seed drawn like its actions) or, with
+        ``reset=False``, stops there (run to the end: ``steps`` >= the longest game).
+
+        Game ``b`` draws from its own stream, keyed by the b-th of ``B`` numbers drawn from
+        ``rng``, so results do not depend on the threads; they equal mask, sample, step and
+        reset called one step at a time with those draws (see
+        :mod:`president_env.core._kernels._fused`). Returns the actions taken and games ended.
+        """
+        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+            raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        keys = rng.integers(0, 2**64, state.batch_size, dtype=np.uint64)
+        counts = np.zeros((state.batch_size, 2), np.int64)
+        args = (self._rp, self._play_tables, self._mask_tables, state._flat, keys, int(steps),
+                bool(reset), counts)
+        self._run(K.play_random_kernel, args, state.batch_size)
+        total = counts.sum(axis=0)
+        return Played(int(total[0]), int(total[1]))
+
+    def next_views(
+        self,
+        state: State,
+        mask: BoolArray,
+        obs: npt.NDArray[np.float32],
+        done: BoolArray | None = None,
+        seeds: npt.ArrayLike | None = None,
+    ) -> None:
+        """In one call: new seeded games where ``done`` (as :meth:`reset_where`), then ``mask``
+        (bool [B, A]) and ``obs`` (float32 [B, O]) of the player to act in each game (seat 0's
+        view once a game is over): :meth:`reset_where`, :meth:`legal_action_mask` and
+        :meth:`observe` in one pass over the games."""
+        b = state.batch_size
+        if mask.shape != (b, self.num_actions) or mask.dtype != np.bool_:
+            raise ValueError(f"mask must be bool of shape ({b}, {self.num_actions})")
+        if obs.shape != (b, self.obs_size) or obs.dtype != np.float32 or not obs.flags.c_contiguous:
+            raise ValueError(f"obs must be C-contiguous float32 of shape ({b}, {self.obs_size})")
+        d = np.zeros(b, np.bool_) if done is None else np.asarray(done, np.bool_)
+        if d.shape != (b,):
+            raise ValueError(f"done must have shape ({b},), got {d.shape}")
+        if done is not None and seeds is None:
+            raise ValueError("next_views needs the seeds of the new games with done")
+        s = np.zeros(b, np.uint64) if seeds is None else K.as_seeds(seeds, b)
+        args = (self._rp, self._mask_tables, self._obs_offsets, self.rules.deals, state._flat, d, s,
+                mask, obs, np.empty(b, np.int64))
+        self._run(K.next_views_kernel, args, b)
 
     def standings(self, state: State) -> npt.NDArray[np.int64]:
         """Final ranking ``[B, P]`` (0 = best): by score, ties broken by the last deal's place."""
@@ -450,42 +490,6 @@ class Engine:
         ranks = np.empty_like(order)
         np.put_along_axis(ranks, order, np.arange(self.num_players)[None], axis=1)
         return ranks
-
-
-def _play_tables(layout: ActionLayout) -> K.PlayTables:
-    """What each action id plays, as the kernels read it."""
-    return K.PlayTables(
-        *(t.astype(np.int64) for t in (layout.kind, layout.rank, layout.size, layout.suit,
-                                       layout.card))
-    )
-
-
-def _mask_tables(layout: ActionLayout) -> K.MaskTables:
-    """Where the blocks of action ids start, and the runs, as the kernels read them."""
-    runs = np.array(layout.runs, dtype=np.int64).reshape(-1, 3)
-    return K.MaskTables(
-        run_suit=runs[:, 0].copy(),
-        run_bottom=runs[:, 1].copy(),
-        run_len=runs[:, 2].copy(),
-        set_base=layout.set_base,
-        joker_base=layout.joker_base,
-        run_base=layout.run_base,
-        give_base=layout.give_base,
-        num_give=layout.num_actions - layout.give_base,
-    )
-
-
-def _as_seeds(seeds: npt.ArrayLike, batch: int | None = None) -> npt.NDArray[np.uint64]:
-    s = np.asarray(seeds)
-    if s.ndim == 0:
-        s = np.full(batch or 1, s) if batch else s[None]
-    if s.ndim != 1 or (batch is not None and len(s) != batch):
-        raise ValueError(f"seeds must be one integer per game, got shape {s.shape}")
-    if not np.issubdtype(s.dtype, np.integer):
-        raise TypeError(f"seeds must be integers, got dtype {s.dtype}")
-    if np.issubdtype(s.dtype, np.signedinteger) and (s < 0).any():
-        raise ValueError("seeds must be non-negative")
-    return s.astype(np.uint64)
 
 
 def replace(state: State, **changes: Any) -> State:

@@ -8,6 +8,7 @@ device (and seeds torch), :func:`new_policy` into the network and its optimizer.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,8 +73,13 @@ class PPOArgs:
     """Rule-based agent imitated by the warm start."""
     bc_epochs: int = arg(3, positive)
     """Passes over the imitation data."""
-    threads: int = arg(0, non_negative)
-    """torch CPU threads (0 = torch's default)."""
+    threads: int = arg(1, non_negative)
+    """torch CPU threads (0 = torch's default, one per core). One by default: the network is
+    small, and a second thread gains at most ~1.5x on a quiet machine but runs many times
+    slower when another process holds a core (see ``benchmarks/bench_train.py``)."""
+    compile: bool = False
+    """Compile the policy's forward with ``torch.compile`` (slower first update; falls back to
+    eager with a message if compilation fails)."""
     seed: int = arg(0, non_negative)
     """Seed of the games, the seat and opponent draws, the agents and the network."""
     device: str = "auto"
@@ -109,9 +115,11 @@ class PPOArgs:
             load_policy(self.init, rules)
         if self.device != "auto":
             try:
-                torch.device(self.device)
+                dev = torch.device(self.device)
             except RuntimeError as e:
                 raise ValueError(f"--device {self.device}: expected cpu, cuda or auto ({e})") from e
+            if dev.type == "cuda" and not torch.cuda.is_available():
+                raise ValueError(f"--device {self.device}: {no_gpu()}; use --device cpu or auto")
 
     def rules(self) -> Rules:
         """The rules of the run: the preset, ``num_players`` players, the ``--rule`` options."""
@@ -138,6 +146,13 @@ def setup(args: PPOArgs) -> tuple[Rules, torch.device]:
     return rules, device
 
 
+def no_gpu() -> str:
+    """Why there is no CUDA device: torch built without CUDA, or no GPU visible."""
+    if torch.version.cuda is None:
+        return f"this torch ({torch.__version__}) is built without CUDA"
+    return "no CUDA GPU is visible (torch.cuda.is_available() is False)"
+
+
 def new_policy(
     args: PPOArgs, rules: Rules, obs_size: int, num_actions: int, device: torch.device
 ) -> tuple[PolicyNet, torch.optim.Optimizer]:
@@ -149,4 +164,31 @@ def new_policy(
         if start.hidden != args.hidden:
             raise ValueError(f"{args.init} has hidden={start.hidden}, not {args.hidden}")
         net.load_state_dict(start.state_dict())
+    if args.compile:
+        compile_policy(net, obs_size, num_actions, device)
     return net, opt
+
+
+def compile_policy(net: PolicyNet, obs_size: int, num_actions: int, device: torch.device) -> bool:
+    """``torch.compile`` ``net``'s forward in place (its weights and ``state_dict`` unchanged),
+    tried at once on a small batch, forward and backward; if that fails, ``net`` stays eager and
+    one line on stderr says why. Any later graph that fails to compile also runs eagerly
+    (dynamo's ``suppress_errors``). Returns whether ``net`` is compiled."""
+    import torch._dynamo
+
+    net.compile()
+    try:
+        obs = torch.zeros((2, obs_size), device=device)
+        mask = torch.ones((2, num_actions), dtype=torch.bool, device=device)
+        logits, value = net(obs, mask)
+        (logits.logsumexp(-1).sum() + value.sum()).backward()
+    except Exception as e:  # inductor fails in many ways (no compiler, unsupported device)
+        net._compiled_call_impl = None  # what Module.compile() set: back to eager
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        print(f"--compile: torch.compile failed ({type(e).__name__}: {msg[:200]}); "
+              "running without it", file=sys.stderr, flush=True)
+        return False
+    finally:
+        net.zero_grad(set_to_none=True)
+    torch._dynamo.config.suppress_errors = True
+    return True

@@ -18,30 +18,49 @@ module          concern
 ``_play``       one action: cards taken, clears, revolution, going out, next turn
 ``_observe``    one player's observation
 ``_advance``    one game in one call (play, mask, observation)
+``_fused``      many random steps in one call; reset, mask and observation in one call
+``_pool``       both cores: a kernel over chunks of games on several threads
+``_inputs``     the action tables, seeds and hands, built and checked in Python
 ``_jit``        the ``@kernel`` decorator: numba's cache keyed on all these sources
 ==============  ===================================================================
 """
 
 from president_env.core._kernels._advance import advance_kernel
 from president_env.core._kernels._deal import deal_into, init_kernel, reset_where
+from president_env.core._kernels._fused import (
+    draw_keys,
+    draw_uniform,
+    next_views_kernel,
+    play_random_kernel,
+)
+from president_env.core._kernels._inputs import as_seeds, mask_tables, parse_hands, play_tables
 from president_env.core._kernels._jit import SOURCES_HASH, kernel
 from president_env.core._kernels._legal import first_illegal, mask_kernel, sample_legal
 from president_env.core._kernels._observe import observe_kernel
 from president_env.core._kernels._play import step_kernel, take_cards
-from president_env.core._kernels._types import Arrays, MaskTables, PlayTables
+from president_env.core._kernels._types import Arrays, MaskTables, Played, PlayTables
 
 __all__ = [
     "SOURCES_HASH",
     "Arrays",
     "MaskTables",
     "PlayTables",
+    "Played",
     "advance_kernel",
+    "as_seeds",
     "deal_into",
+    "draw_keys",
+    "draw_uniform",
     "first_illegal",
     "init_kernel",
     "kernel",
     "mask_kernel",
+    "mask_tables",
+    "next_views_kernel",
     "observe_kernel",
+    "parse_hands",
+    "play_random_kernel",
+    "play_tables",
     "reset_where",
     "sample_legal",
     "step_kernel",

@@ -25,9 +25,9 @@ def advance_kernel(rp, play_tables, mask_tables, off, deals, arrays, action, mas
     one = np.empty(1, np.int64)
     if action >= 0:
         one[0] = action
-        step_kernel(rp, play_tables, arrays, one)
+        step_kernel(rp, play_tables, arrays, one, 0, 1)
     cur = Arrays(*arrays).current[0]
-    mask_kernel(rp, mask_tables, arrays, mask.reshape((1, mask.shape[0])))
+    mask_kernel(rp, mask_tables, arrays, mask.reshape((1, mask.shape[0])), 0, 1)
     one[0] = max(cur, 0)
-    observe_kernel(rp, off, arrays, one, deals, obs.reshape((1, obs.shape[0])))
+    observe_kernel(rp, off, arrays, one, deals, obs.reshape((1, obs.shape[0])), 0, 1)
     return cur

@@ -212,11 +212,17 @@ def init_kernel(rp, arrays, deal_cards):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def reset_where(rp, arrays, done, new_seeds):  # type: ignore[no-untyped-def]
-    """Start a new game (seeded deal) in every game b where ``done[b]``."""
+def new_game(rp, st: Arrays, b, seed):  # type: ignore[no-untyped-def]
+    """Start a new game (seeded deal) in game ``b``."""
+    st.seed[b] = seed
+    _new_game(rp, st, b)
+    start_deal(rp, st, b, True)
+
+
+@kernel
+def reset_where(rp, arrays, done, new_seeds, lo, hi):  # type: ignore[no-untyped-def]
+    """Start a new game (seeded deal) in every game ``lo <= b < hi`` where ``done[b]``."""
     st = Arrays(*arrays)
-    for b in range(done.shape[0]):
+    for b in range(lo, hi):
         if done[b]:
-            st.seed[b] = new_seeds[b]
-            _new_game(rp, st, b)
-            start_deal(rp, st, b, True)
+            new_game(rp, st, b, new_seeds[b])

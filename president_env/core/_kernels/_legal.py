@@ -86,73 +86,75 @@ def _mask_runs(hands, b, p, pile: Pile, equal, lay: MaskTables, pre, out, row): 
             out[row, lay.run_base + i] = True
 
 
-@kernel(inline="always")
-def mask_game(rp, lay: MaskTables, hands, b, phase, p, pile: Pile, pre, out, row):  # type: ignore[no-untyped-def]
-    """Set ``out[row]`` (all False on entry) to the legal actions of seat ``p`` in game ``b``
-    (``phase``, ``pile``: the game's)."""
-    if phase == Phase.DONE:
-        return
-    if phase == Phase.EXCHANGE:
-        _mask_gives(hands, b, p, lay.give_base, lay.num_give, out, row)
-        return
-    equal = rp[RuleParam.ALLOW_EQUAL] != 0
-    if pile.kind != Kind.PASS:
-        out[row, PASS_ACTION] = True
-    if pile.kind == Kind.PASS or pile.kind == Kind.SET:
-        _mask_sets(hands, b, p, pile, equal, rp[RuleParam.MAX_SET], lay.set_base, out, row)
-    _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, row)
-    if rp[RuleParam.RUNS] != 0 and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
-        _mask_runs(hands, b, p, pile, equal, lay, pre, out, row)
-
-
 @kernel
-def mask_kernel(rp, tables, arrays, out):  # type: ignore[no-untyped-def]
-    """``out[b]`` (bool or int8 [B, A]) = the legal actions of the player to act in game b."""
+def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def]
+    """``out[b]`` (bool or int8 [B, A]) = the legal actions of the player to act in game b,
+    for the games ``lo <= b < hi``.
+
+    (The helpers are handed the few arrays they read, and the rules of a game are in this
+    loop's body rather than in a per-game helper: binding arrays to a helper's parameters in
+    the loop costs an atomic reference-count increment and decrement per array and game, which
+    numba does not prune here, and which two threads sharing the arrays make dearer still.)"""
     st = Arrays(*arrays)
     lay = MaskTables(*tables)
+    hands = st.hands
     pre = np.zeros((NUM_SUITS, NUM_RANKS + 1), np.int64)
-    out[:, :] = False
-    for b in range(out.shape[0]):
-        pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], st.revolution[b])
-        mask_game(rp, lay, st.hands, b, st.phase[b], st.current[b], pile, pre, out, b)
+    equal = rp[RuleParam.ALLOW_EQUAL] != 0
+    smax = rp[RuleParam.MAX_SET]
+    runs = rp[RuleParam.RUNS] != 0
+    for b in range(lo, hi):
+        for a in range(out.shape[1]):
+            out[b, a] = False
+        phase = st.phase[b]
+        p = st.current[b]
+        if phase == Phase.EXCHANGE:
+            _mask_gives(hands, b, p, lay.give_base, lay.num_give, out, b)
+        elif phase == Phase.PLAY:
+            pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], st.revolution[b])
+            if pile.kind != Kind.PASS:
+                out[b, PASS_ACTION] = True
+            if pile.kind == Kind.PASS or pile.kind == Kind.SET:
+                _mask_sets(hands, b, p, pile, equal, smax, lay.set_base, out, b)
+            _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, b)
+            if runs and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
+                _mask_runs(hands, b, p, pile, equal, lay, pre, out, b)
 
 
 @kernel
 def first_illegal(rp, tables, arrays, actions, num_actions):  # type: ignore[no-untyped-def]
     """Index of the first game whose action is illegal (or out of range), else -1."""
-    st = Arrays(*arrays)
-    lay = MaskTables(*tables)
-    pre = np.zeros((NUM_SUITS, NUM_RANKS + 1), np.int64)
-    row = np.zeros((1, num_actions), np.bool_)
-    for b in range(actions.shape[0]):
+    n = actions.shape[0]
+    mask = np.empty((n, num_actions), np.bool_)
+    mask_kernel(rp, tables, arrays, mask, 0, n)
+    for b in range(n):
         a = actions[b]
-        if a < 0 or a >= num_actions:
-            return b
-        row[:, :] = False
-        pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], st.revolution[b])
-        mask_game(rp, lay, st.hands, b, st.phase[b], st.current[b], pile, pre, row, 0)
-        if not row[0, a]:
+        if a < 0 or a >= num_actions or not mask[b, a]:
             return b
     return -1
 
 
+@kernel(inline="always")
+def pick_legal(mask, row, u):  # type: ignore[no-untyped-def]
+    """The k-th legal action of ``mask[row]``, k = floor(u * number legal) (u in [0, 1));
+    -1 if none is legal."""
+    n = 0
+    for a in range(mask.shape[1]):
+        if mask[row, a]:
+            n += 1
+    if n == 0:
+        return -1
+    k = min(int(u * n), n - 1)
+    for a in range(mask.shape[1]):
+        if mask[row, a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 @kernel
-def sample_legal(mask, u, out):  # type: ignore[no-untyped-def]
-    """out[b] = the k-th legal action of row b, k = floor(u[b] * number legal); -1 if none."""
-    for b in range(mask.shape[0]):
-        n = 0
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                n += 1
-        if n == 0:
-            out[b] = -1
-            continue
-        k = int(u[b] * n)
-        if k >= n:
-            k = n - 1
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if k == 0:
-                    out[b] = a
-                    break
-                k -= 1
+def sample_legal(mask, u, out, lo, hi):  # type: ignore[no-untyped-def]
+    """out[b] = the k-th legal action of row b, k = floor(u[b] * number legal); -1 if none
+    (rows ``lo <= b < hi``)."""
+    for b in range(lo, hi):
+        out[b] = pick_legal(mask, b, u[b])

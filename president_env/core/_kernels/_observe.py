@@ -23,13 +23,14 @@ def _clear(out, b, start, n):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def observe_kernel(rp, off, arrays, players, deals, out):  # type: ignore[no-untyped-def]
+def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignore[no-untyped-def]
     """``out[b]`` (float32 [B, O]) = the observation of seat ``me = players[b]`` in game b;
     "seat k" is the k-th seat to the left of ``me``. Every entry is written (``out`` may hold
-    anything on entry): the one-hot blocks are cleared first, the others written whole."""
+    anything on entry): the one-hot blocks are cleared first, the others written whole. Games
+    ``lo <= b < hi``."""
     st = Arrays(*arrays)
     n_players = rp[RuleParam.PLAYERS]
-    for b in range(out.shape[0]):
+    for b in range(lo, hi):
         me = players[b]
         _clear(out, b, off[ObsBlock.PILE_KIND], 4)
         _clear(out, b, off[ObsBlock.PILE_RANK], NUM_RANKS)

@@ -155,13 +155,15 @@ def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def step_kernel(rp, tables, arrays, actions):  # type: ignore[no-untyped-def]
-    """Every game b with ``actions[b] >= 0`` takes that (legal) action: the rules of a turn."""
+def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
+    """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
+    rules of a turn. (One body, not split into a per-game helper: handing a helper the dozen
+    arrays of a turn costs more reference counting than the turn itself.)"""
     st = Arrays(*arrays)
     tab = PlayTables(*tables)
     taken = np.zeros(NUM_CARDS, np.int8)
     n_players = rp[RuleParam.PLAYERS]
-    for b in range(actions.shape[0]):
+    for b in range(lo, hi):
         a = actions[b]
         if a < 0:
             continue  # not stepped this time

@@ -83,3 +83,11 @@ class Pile(NamedTuple):
     size: int
     rev: bool
     """The rank order is reversed (revolution)."""
+
+
+class Played(NamedTuple):
+    """What :meth:`~president_env.core.engine.Engine.play_random` did: actions taken and games
+    ended, over the batch."""
+
+    steps: int
+    games: int

@@ -1,0 +1,116 @@
+"""One game in one compiled call, its arrays handed over as one int64 vector of addresses.
+
+Typing and unboxing the 21 state arrays and the 10 table arrays that
+:func:`~president_env.core._kernels._advance.advance_kernel` takes costs ~3.5 us per call from
+Python, more than the game's own work (~2 us). :func:`one_advance` takes instead one int64
+vector, the *spec*, that holds the address and the dimensions of every one of those arrays
+(:data:`SLOT` int64 each: address, then up to 3 dimensions), then the integers of the mask
+tables and the number of deals; it rebuilds the arrays as views in compiled code (no copy) and
+calls ``advance_kernel`` with exactly the arguments ``Engine.advance`` gives it. A call then
+unboxes three small arrays: ~0.5 us.
+
+The spec is built by :class:`president_env.core._fastpath.OneGame`, which holds every array
+it points to (the state, whose fields are never rebound, and the engine's tables) for as long
+as the spec lives, rebuilds it for a copy, and checks the state's dtypes and dimensions
+against :data:`STATE_FIELDS` (the order of :class:`~president_env.core._kernels._types.Arrays`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import carray
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from president_env.core._kernels._advance import advance_kernel
+from president_env.core._kernels._jit import kernel
+
+SLOT = 4
+"""int64 per array in the spec: the address, then the dimensions (unused ones 0)."""
+
+STATE_FIELDS: tuple[tuple[type, int], ...] = (
+    (np.int8, 3),  # hands
+    (np.int8, 1),  # phase
+    (np.int8, 1),  # current
+    (np.int8, 1),  # pile_kind
+    (np.int8, 1),  # pile_rank
+    (np.int8, 1),  # pile_size
+    (np.int8, 1),  # last_player
+    (np.bool_, 2),  # passed
+    (np.bool_, 1),  # revolution
+    (np.int8, 2),  # place
+    (np.int8, 1),  # n_finished
+    (np.int8, 2),  # title
+    (np.int32, 2),  # scores
+    (np.int16, 1),  # deal
+    (np.int8, 2),  # played
+    (np.int8, 3),  # gave
+    (np.int8, 3),  # received
+    (np.int8, 2),  # to_return
+    (np.bool_, 1),  # deal_over
+    (np.uint64, 1),  # seed
+    (np.int8, 1),  # dealer
+)
+"""(dtype, ndim) of each state array, in the order of ``Arrays``: the slots 0..20 of a spec."""
+
+TABLE_SLOTS = 10
+"""int64 vectors after the state: rule params, 5 play tables, 3 run tables, obs offsets."""
+INT_FIELDS = 6
+"""Integers after the arrays: set_base, joker_base, run_base, give_base, num_give, deals."""
+
+
+def _void_pointer(typingctx, addr):  # type: ignore[no-untyped-def]
+    """An int64 address as a void pointer (numba's documented carray-from-address idiom)."""
+    sig = types.voidptr(addr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return sig, codegen
+
+
+_pointer: Any = intrinsic(_void_pointer)
+
+
+@kernel(inline="always")
+def _a1(spec, slot, dtype):  # type: ignore[no-untyped-def]
+    i = slot * SLOT
+    return carray(_pointer(spec[i]), (spec[i + 1],), dtype)
+
+
+@kernel(inline="always")
+def _a2(spec, slot, dtype):  # type: ignore[no-untyped-def]
+    i = slot * SLOT
+    return carray(_pointer(spec[i]), (spec[i + 1], spec[i + 2]), dtype)
+
+
+@kernel(inline="always")
+def _a3(spec, slot, dtype):  # type: ignore[no-untyped-def]
+    i = slot * SLOT
+    return carray(_pointer(spec[i]), (spec[i + 1], spec[i + 2], spec[i + 3]), dtype)
+
+
+@kernel
+def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
+    """``advance_kernel`` on the arrays of ``spec`` (see the module docstring): game 0 takes
+    ``action`` (unless < 0), ``mask`` and ``obs`` receive the next player's; returns that
+    player (-1 once the game is over)."""
+    arrays = (
+        _a3(spec, 0, np.int8), _a1(spec, 1, np.int8), _a1(spec, 2, np.int8),
+        _a1(spec, 3, np.int8), _a1(spec, 4, np.int8), _a1(spec, 5, np.int8),
+        _a1(spec, 6, np.int8), _a2(spec, 7, np.bool_), _a1(spec, 8, np.bool_),
+        _a2(spec, 9, np.int8), _a1(spec, 10, np.int8), _a2(spec, 11, np.int8),
+        _a2(spec, 12, np.int32), _a1(spec, 13, np.int16), _a2(spec, 14, np.int8),
+        _a3(spec, 15, np.int8), _a3(spec, 16, np.int8), _a2(spec, 17, np.int8),
+        _a1(spec, 18, np.bool_), _a1(spec, 19, np.uint64), _a1(spec, 20, np.int8),
+    )
+    rp = _a1(spec, 21, np.int64)
+    play = (_a1(spec, 22, np.int64), _a1(spec, 23, np.int64), _a1(spec, 24, np.int64),
+            _a1(spec, 25, np.int64), _a1(spec, 26, np.int64))
+    n = 31 * SLOT
+    runs = (_a1(spec, 27, np.int64), _a1(spec, 28, np.int64), _a1(spec, 29, np.int64),
+            spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4])
+    off = _a1(spec, 30, np.int64)
+    return advance_kernel(rp, play, runs, off, spec[n + 5], arrays, action, mask, obs)
