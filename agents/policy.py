@@ -44,6 +44,14 @@ PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 VERSION = 1
 
 
+def act_one(policy: Any, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+    """``policy.act_batch`` on one row: the action, or a ValueError when the mask has none."""
+    a = int(policy.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+    if a < 0:
+        raise ValueError("the action mask has no legal action (is the game over?)")
+    return a
+
+
 class CheckpointError(ValueError):
     """A checkpoint file that cannot be used (missing, corrupt, wrong format or rules)."""
 
@@ -224,7 +232,4 @@ class PolicyAgent:
 
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
         """One decision; a ValueError when ``action_mask`` has no legal action."""
-        a = int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
-        if a < 0:
-            raise ValueError("the action mask has no legal action (is the game over?)")
-        return a
+        return act_one(self, observation, action_mask)

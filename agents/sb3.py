@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.policy import CheckpointError, check_weights
+from agents.policy import CheckpointError, act_one, check_weights
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.table import rule_differences
@@ -182,10 +182,7 @@ class SB3Policy:
 
     def act(self, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
         """One decision; a ValueError when ``action_mask`` has no legal action."""
-        a = int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
-        if a < 0:
-            raise ValueError("the action mask has no legal action (is the game over?)")
-        return a
+        return act_one(self, observation, action_mask)
 
     def __repr__(self) -> str:
         return f"SB3Policy(players={self.rules.num_players}, deterministic={self.deterministic})"

@@ -35,7 +35,7 @@ from president_env.core.cards import NUM_SUITS, RANK_NAMES
 from president_env.core.constants import JOKER, NUM_CARDS
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, State
 from president_env.core.rules import Rules
-from president_env.render import PHASE_NAMES, describe_pile, ordinal, title_name
+from president_env.render import PHASE_NAMES, check_view, describe_pile, ordinal, title_name
 
 WIDTH = 640
 """Width of every picture, in pixels."""
@@ -431,18 +431,6 @@ def _hands(
 
 
 # ---------------------------------------------------------------------------- the picture
-def _check(rules: Rules, state: State, game: int, seat: int | None) -> None:
-    p = rules.num_players
-    if state.num_players != p:
-        raise ValueError(
-            f"the state is of {state.num_players}-player games but the rules are for {p} players"
-        )
-    if not 0 <= game < state.batch_size:
-        raise ValueError(f"game {game} is out of range 0..{state.batch_size - 1}")
-    if seat is not None and not 0 <= seat < p:
-        raise ValueError(f"seat {seat} is out of range 0..{p - 1}")
-
-
 def draw_table(
     rules: Rules,
     state: State,
@@ -459,7 +447,7 @@ def draw_table(
     ``pile_cards``: the exact cards of the top play (53 counts), when known; ``layout``: the
     rules' action layout, if the caller has one (saves building it).
     """
-    _check(rules, state, game, seat)
+    check_view(rules, state, game, seat)
     height, width = frame_size(rules, show_all)
     c = Canvas((width, height), FELT)
     _header(c, rules, state, game)

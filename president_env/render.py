@@ -100,6 +100,20 @@ def describe_pile(
     return f"{what}, played by seat {int(state.last_player[game])}"
 
 
+def check_view(rules: Rules, state: State, game: int, seat: int | None) -> None:
+    """A ValueError unless ``state`` holds games of ``rules``' players, ``game`` is one of its
+    games and ``seat`` (if given) one of its seats: the check of every view of a table."""
+    p = rules.num_players
+    if state.num_players != p:
+        raise ValueError(
+            f"the state is of {state.num_players}-player games but the rules are for {p} players"
+        )
+    if not 0 <= game < state.batch_size:
+        raise ValueError(f"game {game} is out of range 0..{state.batch_size - 1}")
+    if seat is not None and not 0 <= seat < p:
+        raise ValueError(f"seat {seat} is out of range 0..{p - 1}")
+
+
 def render_table(
     rules: Rules,
     state: State,
@@ -117,11 +131,8 @@ def render_table(
     return in the exchange), and the hand of ``seat`` (default: the player to act), or every
     hand with ``show_all``.
     """
+    check_view(rules, state, game, seat)
     p = rules.num_players
-    if not 0 <= game < state.batch_size:
-        raise ValueError(f"game {game} is out of range 0..{state.batch_size - 1}")
-    if seat is not None and not 0 <= seat < p:
-        raise ValueError(f"seat {seat} is out of range 0..{p - 1}")
     phase = int(state.phase[game])
     current = int(state.current[game])
     preset = f", preset {rules.preset_name}" if rules.preset_name else ""
