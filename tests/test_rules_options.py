@@ -27,7 +27,7 @@ from president_env.core.rules import (
     Rules,
     rule_params,
 )
-from president_env.testing.configs import random_rules
+from president_env.testing.configs import ENABLING, random_rules
 
 # ------------------------------------------------------------------------------ validation
 
@@ -85,8 +85,9 @@ def test_every_value_an_option_does_not_allow_raises_naming_it(name: str) -> Non
             assert f"unknown preset {value!r}" in text
         else:
             assert f"{name} must be {opt.allowed_text()}, got {value!r}" in text
+    parent = ENABLING[opt.requires] if opt.requires else {}
     for value in opt.test_values():
-        assert getattr(Rules(**{name: value}), name) == value
+        assert getattr(Rules(**{**parent, name: value}), name) == value
 
 
 def test_numpy_scalars_are_taken_as_plain_values() -> None:
@@ -121,6 +122,12 @@ def test_rule_param_slots_are_fixed() -> None:
         "SCORING": 12,
         "TARGET_SCORE": 13,
         "MAX_SET": 14,
+        "REVOLUTION_NEXT_TRICK": 15,
+        "WESTERN_REVOLUTION": 16,
+        "BOMBS": 17,
+        "RUNS_MIXED_SUITS": 18,
+        "MAX_RUN_LENGTH": 19,
+        "PRESIDENT_ASKS": 20,
     }
 
 
@@ -142,6 +149,12 @@ def _params_by_hand(r: Rules) -> list[int]:
         SCORINGS.index(r.scoring),
         r.target_score or 0,
         r.max_set_size,
+        int(r.revolution_timing == "next_trick"),
+        int(r.western_revolution),
+        r.bombs or 0,
+        int(r.runs_mixed_suits),
+        r.max_run_length or 0,
+        int(r.president_asks),
     ]
 
 
@@ -206,7 +219,11 @@ TABLE = {
     "runs": (True, False, False, True, 0, False, "three_of_clubs", "places"),
     "cardverse": (False, True, True, False, 0, False, "seat0", "places"),
     "daifugo": (True, False, True, True, 2, True, "three_of_clubs", "places"),
+    "daifugo_full": (True, False, True, True, 2, True, "three_of_clubs", "places"),
 }
+FURTHER = {  # revolution_timing, western_revolution, bombs, mixed suits, max run, asks
+    name: ("immediate", False, None, False, None, False) for name in TABLE
+} | {"daifugo_full": ("next_trick", False, 4, False, None, False)}
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
@@ -223,6 +240,15 @@ def test_presets_have_the_table_options(name: str) -> None:
         r.scoring,
     )
     assert got == TABLE[name]
+    further = (
+        r.revolution_timing,
+        r.western_revolution,
+        r.bombs,
+        r.runs_mixed_suits,
+        r.max_run_length,
+        r.president_asks,
+    )
+    assert further == FURTHER[name]
     assert r.preset_name == name
     assert r.deals == 1
     assert r.target_score is None
@@ -240,7 +266,40 @@ def test_preset_list_and_player_ranges() -> None:
         "runs": (3, 8),
         "cardverse": (3, 6),
         "daifugo": (3, 8),
+        "daifugo_full": (3, 8),
     }
+
+
+@pytest.mark.parametrize(
+    "kwargs, parent",
+    [
+        (dict(revolution_timing="next_trick"), "revolution"),
+        (dict(western_revolution=True), "revolution"),
+        (dict(runs_mixed_suits=True), "runs"),
+        (dict(max_run_length=5), "runs"),
+        (dict(president_asks=True), "card exchange"),
+        (dict(president_asks=True, exchange=True), "card exchange"),  # one deal: no exchange
+        (dict(president_asks=True, deals=3, exchange=False), "card exchange"),
+    ],
+)
+def test_an_option_that_refines_another_is_refused_without_it(
+    kwargs: dict[str, Any], parent: str
+) -> None:
+    name = next(iter(kwargs))
+    with pytest.raises(ValueError, match=rf"{name}=.* refines (the )?{parent}.*which is off"):
+        Rules(**kwargs)
+    with pytest.raises(ValueError, match="refines"):
+        Rules.preset("standard", **kwargs)
+    opt = OPTIONS[name]
+    assert opt.requires is not None
+    ok = Rules(**{**kwargs, **ENABLING[opt.requires]})
+    assert getattr(ok, name) == kwargs[name]
+
+
+def test_refining_options_at_their_default_need_nothing() -> None:
+    r = Rules(revolution_timing="immediate", western_revolution=False, max_run_length=None)
+    assert not r.revolution and not r.runs
+    assert Rules(bombs=4).bombs == 4  # bombs refine nothing
 
 
 def test_rules_without_a_preset_construct() -> None:

@@ -49,6 +49,8 @@ class Kind(IntEnum):
     JOKERS = 2
     RUN = 3
     GIVE = 4
+    ASK = 5
+    """``president_asks``: the President names a card the Bum must give."""
 
 
 class Scoring(IntEnum):

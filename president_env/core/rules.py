@@ -1,7 +1,9 @@
 """Rule options of President as one frozen, typed dataclass, with the presets.
 
 Every option of the rules reference (``RULES.md`` in the project's shared folder, summarised in
-``docs/rules.md``) is a field of :class:`Rules`. Every option combines with every other.
+``docs/rules.md``) is a field of :class:`Rules`. Every option combines with every other, except
+that an option refining another (``western_revolution`` refines ``revolution``; see
+:attr:`Option.requires`) is refused without it.
 
 Each field is declared with :func:`option`: its doc, its allowed values (``choices`` and/or an
 integer range) and its slot in the kernels' parameter vector. Everything else about an option is
@@ -39,9 +41,11 @@ from president_env.core.cards import NUM_NATURAL
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
+RevolutionTiming = Literal["immediate", "next_trick"]
 
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
+REVOLUTION_TIMINGS: tuple[str, ...] = get_args(RevolutionTiming)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": dict(scoring="president_vp"),
@@ -49,6 +53,15 @@ PRESETS: dict[str, dict[str, Any]] = {
     "runs": dict(allow_equal=True, runs=True),
     "cardverse": dict(pass_is_final=True, revolution=True, first_lead="seat0"),
     "daifugo": dict(allow_equal=True, revolution=True, runs=True, jokers=2, eight_clears=True),
+    "daifugo_full": dict(
+        allow_equal=True,
+        revolution=True,
+        runs=True,
+        jokers=2,
+        eight_clears=True,
+        revolution_timing="next_trick",
+        bombs=4,
+    ),
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8),
@@ -56,6 +69,7 @@ PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "runs": (3, 8),
     "cardverse": (3, 6),
     "daifugo": (3, 8),
+    "daifugo_full": (3, 8),
 }
 PRESET_SOURCES: dict[str, str] = {
     "standard": "004",
@@ -63,6 +77,7 @@ PRESET_SOURCES: dict[str, str] = {
     "runs": "001",
     "cardverse": "003",
     "daifugo": "000+001",
+    "daifugo_full": "000+001+004",
 }
 """The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 
@@ -91,6 +106,15 @@ class RuleParam(IntEnum):
     """0 for none."""
     MAX_SET = 14
     """Largest set: every natural card of a rank plus every joker."""
+    REVOLUTION_NEXT_TRICK = 15
+    """1 when a revolution takes effect as the trick ends (``revolution_timing="next_trick"``)."""
+    WESTERN_REVOLUTION = 16
+    BOMBS = 17
+    """Least size of a bomb; 0 for none."""
+    RUNS_MIXED_SUITS = 18
+    MAX_RUN_LENGTH = 19
+    """0 for no limit."""
+    PRESIDENT_ASKS = 20
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -114,6 +138,9 @@ class Option:
     """A property of :class:`Rules` whose value the slot holds instead (``"num_decks"``)."""
     error: str | None = None
     """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
+    requires: str | None = None
+    """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
+    ``"exchange_on"``) that must be true unless this option has its default value."""
 
     def allows(self, value: Any) -> bool:
         if any(_same(value, c) for c in self.choices):
@@ -167,9 +194,10 @@ def option(
     param: RuleParam | None = None,
     derived: str | None = None,
     error: str | None = None,
+    requires: str | None = None,
 ) -> dict[str, Option]:
     """Field metadata of a rule option: ``field(default=..., metadata=option(...))``."""
-    return {"option": Option(doc, choices, low, high, samples, param, derived, error)}
+    return {"option": Option(doc, choices, low, high, samples, param, derived, error, requires)}
 
 
 BOOL = (True, False)
@@ -297,6 +325,68 @@ class Rules:
             param=RuleParam.TARGET_SCORE,
         ),
     )
+    revolution_timing: RevolutionTiming = field(
+        default="immediate",
+        metadata=option(
+            'when a revolution reverses the order: "immediate", or "next_trick" (pending, public, '
+            "until the trick ends)",
+            REVOLUTION_TIMINGS,
+            param=RuleParam.REVOLUTION_NEXT_TRICK,
+            requires="revolution",
+        ),
+    )
+    western_revolution: bool = field(
+        default=False,
+        metadata=option(
+            "a revolution also reverses the direction of play; four single cards of one rank "
+            "in a row in a trick also start one",
+            BOOL,
+            samples=(False, False, True),
+            param=RuleParam.WESTERN_REVOLUTION,
+            requires="revolution",
+        ),
+    )
+    bombs: int | None = field(
+        default=None,
+        metadata=option(
+            "least size of a bomb: a set that may be played on any pile, in turn, and clears it",
+            (None,),
+            low=4,
+            samples=(None, None, 4, 5, 6),
+            param=RuleParam.BOMBS,
+        ),
+    )
+    runs_mixed_suits: bool = field(
+        default=False,
+        metadata=option(
+            "a run may mix suits (one action per ranks, no suit)",
+            BOOL,
+            samples=(False, False, True),
+            param=RuleParam.RUNS_MIXED_SUITS,
+            requires="runs",
+        ),
+    )
+    max_run_length: int | None = field(
+        default=None,
+        metadata=option(
+            "longest run allowed (jokers counted); None: no limit",
+            (None,),
+            low=3,
+            samples=(None, None, 3, 4, 5),
+            param=RuleParam.MAX_RUN_LENGTH,
+            requires="runs",
+        ),
+    )
+    president_asks: bool = field(
+        default=False,
+        metadata=option(
+            "in the exchange the President names the two cards the Bum gives (ask actions)",
+            BOOL,
+            samples=(False, False, True),
+            param=RuleParam.PRESIDENT_ASKS,
+            requires="exchange_on",
+        ),
+    )
     preset_name: str | None = field(
         default=None,
         metadata=option(
@@ -325,6 +415,14 @@ class Rules:
                 )
         if self.num_cards < self.num_players:
             raise ValueError("invalid Rules: fewer cards than players")
+        for name, opt in OPTIONS.items():
+            if opt.requires is not None and not getattr(self, opt.requires):
+                value = getattr(self, name)
+                if value != _DEFAULTS[name]:
+                    raise ValueError(
+                        f"invalid Rules: {name}={value!r} refines {_REQUIREMENT_WORDS[opt.requires]}"
+                        f", which is off; turn it on or leave {name} at {_DEFAULTS[name]!r}"
+                    )
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -393,6 +491,24 @@ class Rules:
 
 OPTIONS: Mapping[str, Option] = {f.name: f.metadata["option"] for f in dataclasses.fields(Rules)}
 """Every option of :class:`Rules`, in field order, with its metadata."""
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
+_REQUIREMENT_WORDS: dict[str, str] = {
+    "revolution": "revolution",
+    "runs": "runs",
+    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
+}
+
+
+def drop_unmet(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` (keyword arguments of :class:`Rules`) with every refining option whose
+    requirement is off set back to its default: what random rules draw from."""
+    out = dict(options)
+    probe = Rules(**{k: v for k, v in out.items() if OPTIONS[k].requires is None})
+    for name, opt in OPTIONS.items():
+        if opt.requires is not None and not getattr(probe, opt.requires):
+            out[name] = _DEFAULTS[name]
+    return out
 
 _DERIVED_PARAMS: dict[RuleParam, str] = {RuleParam.MAX_SET: "max_set_size"}
 """Slots of :func:`rule_params` that no single option fills: the property of Rules they hold."""

@@ -15,10 +15,18 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core.cards import NUM_CARDS
-from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules, drop_unmet
 
 FIXED = ("preset_name",)
 """Options that random rules leave at their default."""
+
+ENABLING: dict[str, dict[str, Any]] = {
+    "revolution": {"revolution": True},
+    "runs": {"runs": True},
+    "exchange_on": {"exchange": True, "deals": 2},
+}
+"""For each requirement of a refining option (:attr:`~president_env.core.rules.Option.requires`),
+option values that meet it."""
 
 
 def preset_rules(preset: str | None = None, players: int | None = None) -> list[Rules]:
@@ -40,7 +48,7 @@ def random_rules(rng: random.Random, players: int | None = None, max_deals: int 
     if players is not None:
         values["num_players"] = players
     values["deals"] = min(max_deals, values["deals"])
-    return Rules(**values)
+    return Rules(**drop_unmet(values))
 
 
 def _domains(players: int | None, max_deals: int) -> dict[str, list[Any]]:
@@ -65,18 +73,40 @@ def pairwise_rules(players: int | None = None, max_deals: int = 5, seed: int = 0
         for a, b in itertools.combinations(names, 2)
         for x in domains[a]
         for y in domains[b]
+        if _possible({a: x, b: y}, max_deals)
     }
     rng = random.Random(seed)
     out = []
     while uncovered:
         a, x, b, y = min(uncovered, key=repr)  # start from a pair still missing
-        chosen: dict[str, Any] = {a: x, b: y}
+        chosen: dict[str, Any] = _enabled({a: x, b: y})
         for name in rng.sample(names, len(names)):
             if name not in chosen:
                 chosen[name] = max(domains[name], key=lambda v: _gain(uncovered, chosen, name, v))
+        chosen = drop_unmet(chosen)
         uncovered -= _pairs(names, chosen)
         out.append(Rules(**chosen))
     return out
+
+
+def _enabled(chosen: dict[str, Any]) -> dict[str, Any]:
+    """``chosen`` plus the values that meet the requirement of every refining option in it that
+    is not at its default (so that the pair a round starts from is kept)."""
+    out = dict(chosen)
+    for name, value in chosen.items():
+        req = OPTIONS[name].requires
+        if req is not None and value != Rules.__dataclass_fields__[name].default:
+            out = {**ENABLING[req], **out}
+    return out
+
+
+def _possible(pair: dict[str, Any], max_deals: int) -> bool:
+    """Whether some rules hold both values of ``pair`` (a refining option needs its parent)."""
+    values = _enabled(pair)
+    if values.get("deals", 1) > max_deals:
+        return False
+    kept = drop_unmet(values)
+    return all(kept[k] == v for k, v in values.items())
 
 
 def _pairs(names: list[str], chosen: dict[str, Any]) -> set[tuple[str, Any, str, Any]]:
