@@ -13,6 +13,13 @@
   play and how likely each is to hold a trick, chains sure plays to go out when it can, keeps
   control cards for when they pay, and watches opponents who are down to one or two cards.
 
+The variants of RULES.md section 12: every level plays them legally; Easy keeps a bomb for a
+trick it cannot follow otherwise and asks for the highest card it lacks; Normal keeps bombs as
+controls and asks for the best card it lacks; Hard knows that a bomb holds any trick (and that
+any other play may be bombed), values its hand in the order after a pending revolution or a
+row of four singles, folds lone cards of any suits into runs (``runs_mixed_suits``, at most
+``max_run_length`` long) and asks for the card worth most to its hand (:mod:`agents.kernels`).
+
 All three decide from the observation and the legal-action mask only (see
 :mod:`agents.kernels`); they are deterministic, so ``seed`` is accepted for a uniform
 constructor and ignored.
@@ -77,6 +84,7 @@ HARD_WEIGHTS: dict[str, float] = {
     "danger": 0.6,  # leading into an opponent with one or two cards left ...
     "danger_pass": 0.6,  # ... or passing while such an opponent holds the trick ...
     "race": 3.0,  # ... when Hard itself has at most this many groups left
+    "run_p_mixed": 0.5,  # run_p when runs mix suits (runs_mixed_suits): a beating run is likelier
 }
 
 

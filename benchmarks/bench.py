@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_engine import measure_engine, measure_fused  # noqa: E402
+from benchmarks.bench_engine import ALL_VARIANTS, measure_engine, measure_fused  # noqa: E402
 from president_env.cli import parse  # noqa: E402
 from president_env.core.rules import PRESETS  # noqa: E402
 
@@ -42,8 +42,9 @@ class Args:
     """Timed seconds per figure."""
     repeats: int = 1
     """Runs per figure (the median is reported)."""
-    presets: tuple[str, ...] = tuple(PRESETS)
-    """Presets of the engine figures, comma-separated."""
+    presets: tuple[str, ...] = (*PRESETS, ALL_VARIANTS)
+    """Presets of the engine figures, comma-separated (all_variants: daifugo_full with every
+    further variant on)."""
     batch: int = 4096
     """Batch size of the batched figures."""
     threads: tuple[int, ...] = (1, 2)

@@ -20,6 +20,25 @@ import numpy as np
 from president_env.core.engine import PHASE_DONE, Engine
 from president_env.core.rules import Rules
 
+ALL_VARIANTS = "all_variants"
+"""Not a preset: ``daifugo_full`` with every further variant of RULES.md section 12 on too
+(Western revolution, mixed and capped runs, the President's asks over two deals)."""
+
+
+def bench_rules(preset: str, num_players: int = 4) -> Rules:
+    """The rules of a figure: a preset's, or :data:`ALL_VARIANTS`."""
+    if preset == ALL_VARIANTS:
+        return Rules.preset(
+            "daifugo_full",
+            num_players=num_players,
+            western_revolution=True,
+            runs_mixed_suits=True,
+            max_run_length=6,
+            president_asks=True,
+            deals=2,
+        )
+    return Rules.preset(preset, num_players=num_players)
+
 
 def measure_engine(
     preset: str,
@@ -30,7 +49,7 @@ def measure_engine(
     threads: int = 1,
 ) -> dict[str, Any]:
     """Steps/s and games/s of random legal games of ``preset`` at batch size ``batch``."""
-    eng = Engine(Rules.preset(preset, num_players=num_players), threads=threads)
+    eng = Engine(bench_rules(preset, num_players), threads=threads)
     rng = np.random.default_rng(seed)
     state = eng.init(rng.integers(0, 2**62, batch))
     mask = np.zeros((batch, eng.num_actions), np.bool_)
@@ -87,7 +106,7 @@ def measure_fused(
 ) -> dict[str, Any]:
     """Steps/s and games/s of :meth:`Engine.play_random` (``steps`` actions per game and
     call, auto-reset) of ``preset`` at batch size ``batch`` on ``threads`` threads."""
-    eng = Engine(Rules.preset(preset, num_players=num_players), threads=threads)
+    eng = Engine(bench_rules(preset, num_players), threads=threads)
     rng = np.random.default_rng(seed)
     state = eng.init(rng.integers(0, 2**62, batch))
     eng.play_random(state, 4, rng)  # warm-up (compiles or loads the kernels)
@@ -117,7 +136,7 @@ def measure_advance(
 ) -> dict[str, Any]:
     """Steps/s and games/s of random legal games of ``preset``, one game at a time through
     :meth:`Engine.advance` (with the mask and observation of every next player)."""
-    eng = Engine(Rules.preset(preset, num_players=num_players))
+    eng = Engine(bench_rules(preset, num_players))
     rng = np.random.default_rng(seed)
     mask = np.zeros(eng.num_actions, np.int8)
     obs = np.zeros(eng.obs_size, np.float32)

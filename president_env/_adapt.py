@@ -123,6 +123,9 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
         "gave": max(decks, jokers, 2),
         "received": max(decks, jokers, 2),
         "to_return": 2,
+        "asks_left": 2,  # (blocks of size 0 when their option is off)
+        "asked": 2,  # the same card may be named twice
+        "ask_held": 2,
     }
     high = np.ones(layout.size, np.float32)
     for name, value in bounds.items():

@@ -14,6 +14,11 @@ array, :data:`WIDTH` (640) pixels wide:
 * the hand of ``seat`` (default: the seat to act) face up, overlapped to fit; with
   ``show_all`` every hand, one row per seat.
 
+The further variants (``RULES.md`` section 12) add, each only with its option: a ``PENDING``
+label (``next_trick``), the direction of play and the row of singles (``western_revolution``)
+under the rank order; the asks of this deal, ``held`` or ``not held``, at the bottom right of the
+pile and an ``ASKS n`` badge on the asking President (``president_asks``).
+
 Only the hands of the seats shown face up are read: a picture for seat ``s`` is the same
 whatever the other seats hold (only their card counts show). The height depends on the number
 of players and ``show_all`` only (:func:`frame_size`), so the frames of a game make a video.
@@ -30,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from president_env import render as view
 from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import NUM_SUITS, RANK_NAMES
 from president_env.core.constants import JOKER, NUM_CARDS
@@ -273,12 +279,17 @@ def _face_of(card: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------- parts
-def _seat_badge(state: State, g: int, q: int, current: int) -> tuple[str, Color] | None:
-    """The one badge of seat ``q``: to act, cards to give, its place once out, passed, or top
-    play."""
+def _seat_badge(
+    rules: Rules, state: State, g: int, q: int, current: int
+) -> tuple[str, Color] | None:
+    """The one badge of seat ``q``: to act (or asks to make, ``president_asks``), cards to give,
+    its place once out, passed, or top play."""
     place = int(state.place[g, q])
     gives = int(state.to_return[g, q]) if int(state.phase[g]) == PHASE_EXCHANGE else 0
     if q == current:
+        asks = int(state.asks_left[g]) if rules.president_asks else 0
+        if asks > 0:
+            return f"ASKS {asks}", BADGES["GIVES"]
         return f"GIVES {gives}" if gives > 0 else "TO ACT", BADGES["TO ACT"]
     if gives > 0:
         return f"GIVES {gives}", BADGES["GIVES"]
@@ -307,7 +318,7 @@ def _seat_panel(
     fill = PANEL_PASSED if passed else PANEL
     c.d.rounded_rectangle(box, radius=8, fill=fill, outline=frame, width=3 if frame else 1)
     c.text((x0 + 9, y0 + 6), f"Seat {q}", 15, INK)
-    badge = _seat_badge(state, g, q, current)
+    badge = _seat_badge(rules, state, g, q, current)
     if badge is not None:
         c.badge(x1 - 7, y0 + 6, *badge)
     title = int(state.title[g, q])
@@ -353,6 +364,8 @@ def _pile_faces(state: State, g: int, pile_cards: npt.ArrayLike | None) -> list[
 def _pile_text(rules: Rules, state: State, g: int, layout: ActionLayout | None) -> str:
     phase = int(state.phase[g])
     if phase == PHASE_EXCHANGE:
+        if rules.president_asks and state.asks_left[g] > 0:
+            return f"Card exchange - seat {int(state.current[g])} asks for a card"
         return f"Card exchange - seat {int(state.current[g])} chooses cards to give"
     if int(state.pile_kind[g]) == Kind.PASS:
         if phase == PHASE_DONE:
@@ -387,6 +400,7 @@ def _pile(
     else:
         c.text((MARGIN + 4, y + 34), "usual order:", 12, WHITE)
         c.text((MARGIN + 4, y + 49), "3 low ... 2 high", 12, WHITE)
+    _variants(c, rules, state, g, y)
     passed = [q for q in range(rules.num_players) if state.passed[g, q] and state.place[g, q] < 0]
     if passed and int(state.phase[g]) != PHASE_DONE:
         right = WIDTH - MARGIN - 4
@@ -394,6 +408,28 @@ def _pile(
         for i in range(0, len(passed), 3):
             line = ", ".join(f"seat {q}" for q in passed[i : i + 3])
             c.text((right, y + 30 + 5 * i), line, 12, WHITE, "ra")
+
+
+def _variants(c: Canvas, rules: Rules, state: State, g: int, y: int) -> None:
+    """What the further variants make public, each only with its option: a pending revolution,
+    the direction of play and the row of singles (left, under the rank order), the asks (right)."""
+    x, line = MARGIN + 4, y + 90
+    if rules.revolution_timing == "next_trick" and state.pending[g]:
+        c.d.rounded_rectangle([MARGIN, line, MARGIN + 124, line + 16], radius=6, fill=RED)
+        c.text((MARGIN + 62, line + 8), "PENDING: next trick", 12, WHITE, "mm")
+        line += 19
+    if rules.western_revolution:
+        word = view.direction_word(state, g)
+        step = "-1" if word == "right" else "+1"
+        c.text((x, line), f"to the {word} (seat {step})", 12, GOLD if word == "right" else WHITE)
+        row = view.row_text(rules, state, g)
+        if row is not None:
+            c.text((x, line + 15), f"row of singles: {row}", 12, WHITE)
+    asks = view.asks_made(rules, state, g)
+    lines = [("Asks:", WHITE)] if asks else []
+    lines += [(f"{n} held", WHITE) if held else (f"{n} not held", PANEL_PASSED) for n, held in asks]
+    for i, (text, ink) in enumerate(lines):
+        c.text((WIDTH - MARGIN - 4, y + 90 + 15 * i), text, 12, ink, "ra")
 
 
 def _winner(state: State, g: int) -> int:

@@ -42,26 +42,12 @@ from president_env.core._fastpath import OneGame
 from president_env.core.cards import format_hand
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
-from president_env.core.rules import Rules
+from president_env.core.rules import PRESETS, Rules
 
 __all__ = [
-    "FORMAT",
-    "VERSION",
-    "GameRecord",
-    "GameRecorder",
-    "GameResult",
-    "action_names",
-    "Player",
-    "Probs",
-    "RecordError",
-    "ReplayFrame",
-    "Step",
-    "check",
-    "engine_for",
-    "finished_record",
-    "replay",
-    "start_state",
-    "top_probs",
+    "FORMAT", "VERSION", "GameRecord", "GameRecorder", "GameResult", "action_names", "Player",
+    "Probs", "RecordError", "ReplayFrame", "Step", "check", "engine_for", "finished_record",
+    "replay", "start_state", "top_probs",
 ]
 
 FORMAT = "president-game"
@@ -69,6 +55,11 @@ FORMAT = "president-game"
 VERSION = 1
 """The version this module writes and reads."""
 MAX_SEED = 2**64 - 1
+LATER_OPTIONS = ("revolution_timing", "western_revolution", "bombs", "runs_mixed_suits",
+                 "max_run_length", "president_asks")
+"""Options added after the format's first release (``RULES.md`` section 12): written only when
+they differ from their default (or the preset sets them), so that the record of a game without
+them is the one earlier writers wrote, and earlier readers read it."""
 
 Probs = tuple[tuple[int, float], ...]
 
@@ -159,7 +150,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         """The JSON document as Python objects (the seed as a decimal string)."""
         names = action_names(self.rules)
-        options = self.rules.to_dict()
+        options = _written_options(self.rules)
         preset = options.pop("preset_name")
         steps = []
         for s in self.steps:
@@ -323,6 +314,14 @@ def finished_record(record: GameRecord, state: State | None = None, row: int = 0
     )
     return GameRecord(record.rules, record.seed, record.steps, record.hands, record.players,
                       result, record.meta, record.version)
+
+
+def _written_options(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()`` less the :data:`LATER_OPTIONS` at ``Rules()``'s value that the preset
+    (if any) does not set: read over the preset's (or ``Rules()``'s) values, the same rules."""
+    preset, default = PRESETS.get(rules.preset_name or "", {}), Rules()
+    return {k: v for k, v in rules.to_dict().items()
+            if k not in LATER_OPTIONS or k in preset or v != getattr(default, k)}
 
 
 def top_probs(probs: npt.ArrayLike, k: int = 3, digits: int = 4) -> Probs:

@@ -21,6 +21,19 @@ Example (``render_table(rules, state)`` of a 4-player game)::
 The engine's state keeps the kind, rank and size of the top play but not its suits, so the
 pile shows the exact cards only when the caller passes them (``pile_cards``, as the AEC env
 does); otherwise it shows the play's name.
+
+The further variants (``RULES.md`` section 12) add what they make public, and only when their
+option is on (so the text of other rules is unchanged): a pending revolution
+(``revolution_timing="next_trick"``) and the direction of play (``western_revolution``) on the
+pile's line, the row of single cards of one rank (``western_revolution``) and the President's
+asks with whether the Bum held each card (``president_asks``) on lines of their own, for
+example::
+
+    Pile: single 9, played by seat 1; usual order, revolution pending, play to the left
+    Row of singles: 9 x 2 (a revolution at 4)
+    Asks of the President: 2s (held), 3h (not held)
+
+(A card not held: the Bum gave its best card instead, which only the two of them see.)
 """
 
 from __future__ import annotations
@@ -35,6 +48,7 @@ from president_env.core.cards import (
     NUM_SUITS,
     RANK_NAMES,
     SUIT_WORDS,
+    card_name,
     format_hand,
 )
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, State
@@ -94,10 +108,61 @@ def describe_pile(
         cards = np.asarray(pile_cards)
         if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:
             natural = np.flatnonzero(cards[:NUM_NATURAL])
-            if kind == Kind.RUN and len(natural):
+            if kind == Kind.RUN and len(natural) and not rules.runs_mixed_suits:
                 what += f" of {SUIT_WORDS[int(natural[0]) % NUM_SUITS]}"
             what += f" ({format_hand(cards)})"
     return f"{what}, played by seat {int(state.last_player[game])}"
+
+
+def order_words(rules: Rules, state: State, game: int = 0) -> list[str]:
+    """The rank order, then (with their options) a pending revolution and the direction of
+    play: ``["usual order", "revolution pending", "play to the left"]``."""
+    words = ["REVOLUTION (order reversed)" if state.revolution[game] else "usual order"]
+    if rules.revolution_timing == "next_trick" and state.pending[game]:
+        words.append("revolution pending")
+    if rules.western_revolution:
+        words.append(f"play to the {direction_word(state, game)}")
+    return words
+
+
+def direction_word(state: State, game: int = 0) -> str:
+    """``"right"`` while play goes to the right (``western_revolution`` and a revolution in
+    effect), else ``"left"``."""
+    return "right" if state.revolution[game] else "left"
+
+
+def row_text(rules: Rules, state: State, game: int = 0) -> str | None:
+    """The row of single cards of one rank in this trick (``western_revolution``), as
+    ``"9 x 2"``; None without the option or a row."""
+    rank = int(state.row_rank[game]) if rules.western_revolution else -1
+    if rank < 0:
+        return None
+    return f"{RANK_NAMES[rank]} x {int(state.row_count[game])}"
+
+
+def asks_made(rules: Rules, state: State, game: int = 0) -> list[tuple[str, bool]]:
+    """The President's asks of this deal's exchange (``president_asks``): the card named and
+    whether the Bum held it, in order; empty without the option."""
+    if not rules.president_asks:
+        return []
+    return [
+        (card_name(int(c)), bool(h == 1))
+        for c, h in zip(state.asked[game], state.ask_held[game])
+        if c >= 0
+    ]
+
+
+def asks_line(rules: Rules, state: State, game: int = 0) -> str | None:
+    """``"Asks of the President: 2s (held), 3h (not held); 1 left"`` (a card not held: the Bum
+    gave its best card instead), or None when no ask is made or to make in this deal (or
+    without ``president_asks``)."""
+    made = asks_made(rules, state, game)
+    left = int(state.asks_left[game]) if rules.president_asks else 0
+    if not made and left <= 0:
+        return None
+    parts = [f"{name} ({'held' if held else 'not held'})" for name, held in made]
+    text = "Asks of the President: " + (", ".join(parts) if parts else "none yet")
+    return text + (f"; {left} left" if left > 0 else "")
 
 
 def check_view(rules: Rules, state: State, game: int, seat: int | None) -> None:
@@ -140,8 +205,14 @@ def render_table(
         f"President v0 - {p} players{preset} - deal {int(state.deal[game]) + 1} of "
         f"{rules.deals} - {PHASE_NAMES[phase]}"
     ]
-    order = "REVOLUTION (order reversed)" if state.revolution[game] else "usual order"
+    order = ", ".join(order_words(rules, state, game))
     lines.append(f"Pile: {describe_pile(rules, state, game, pile_cards, layout)}; {order}")
+    row = row_text(rules, state, game)
+    if row is not None:
+        lines.append(f"Row of singles: {row} (a revolution at 4)")
+    asks = asks_line(rules, state, game)
+    if asks is not None:
+        lines.append(asks)
     lines.append("  seat  title           cards  place  score  this trick")
     left = state.hands[game].sum(axis=-1)
     for q in range(p):
@@ -156,6 +227,8 @@ def render_table(
             status.append("out")
         if phase == PHASE_EXCHANGE and state.to_return[game, q] > 0:
             status.append(f"returns {int(state.to_return[game, q])}")
+        if q == current and rules.president_asks and state.asks_left[game] > 0:
+            status.append(f"asks {int(state.asks_left[game])}")
         place = int(state.place[game, q])
         lines.append(
             f"{'>' if q == current else ' '} {q:<5} {title_name(int(state.title[game, q]), p):<15}"

@@ -62,3 +62,32 @@ def test_a_stale_table_is_reported_with_a_diff(tmp_path: Path) -> None:
     assert differences(tmp_path) == []
     (tmp_path / "README.md").write_text("no markers")
     assert differences(tmp_path) == ["README.md: no '<!-- generated: presets ... -->' block"]
+
+
+NEW_OPTIONS = ("revolution_timing", "western_revolution", "bombs", "runs_mixed_suits",
+               "max_run_length", "president_asks")
+"""The further variants of RULES.md section 12."""
+
+
+def test_the_presets_table_shows_the_new_options_a_preset_sets() -> None:
+    lines = presets_table().splitlines()
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    row = next(line for line in lines if line.startswith("| `daifugo_full` |"))
+    cells = dict(zip(header, (c.strip() for c in row.strip("|").split("|"))))
+    assert cells["revolution_timing"] == "next_trick" and cells["bombs"] == "4"
+    plain = next(line for line in lines if line.startswith("| `daifugo` |"))
+    plain_cells = dict(zip(header, (c.strip() for c in plain.strip("|").split("|"))))
+    assert plain_cells["revolution_timing"] == "immediate" and plain_cells["bombs"] == "-"
+
+
+def test_the_rules_page_describes_every_further_variant_and_the_full_preset() -> None:
+    text = (ROOT / "docs" / "rules.md").read_text()
+    assert "Not implemented" not in text
+    variants = text[text.index("## Further variants"):]
+    for name in NEW_OPTIONS:
+        assert f"**`{name}" in variants, f"no paragraph on {name}"
+    preset = variants[variants.index("### The `daifugo_full` preset"):]
+    for name, verdict in zip(NEW_OPTIONS, ("in", "out", "in", "out", "out", "out")):
+        line = next(ln for ln in preset.splitlines() if ln.startswith(f"* `{name}"))
+        assert f"**{verdict}**" in line, line
+        assert (verdict == "in") == (name in PRESETS["daifugo_full"])

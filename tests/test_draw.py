@@ -307,3 +307,26 @@ def test_the_aec_env_draws_every_step_and_passes_pettingzoos_render_test(tmp_pat
     assert len({f.tobytes() for f in frames}) > len(frames) // 2  # the picture follows the game
     iio.imwrite(tmp_path / "aec.gif", np.stack(frames[-20:]), duration=200, loop=0)
     assert iio.improps(tmp_path / "aec.gif", index=None).shape[0] == _changes(frames[-20:])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(preset="daifugo_full", num_players=6),
+        dict(revolution=True, allow_equal=True, western_revolution=True, num_players=5),
+        dict(runs=True, jokers=1, runs_mixed_suits=True, max_run_length=4),
+        dict(deals=2, president_asks=True, num_players=3),
+    ],
+)
+def test_the_further_variants_draw_in_the_same_frame(options: dict[str, object]) -> None:
+    preset = options.pop("preset", None)
+    rules = Rules.preset(str(preset), **options) if preset else Rules(**options)  # type: ignore[arg-type]
+    engine = Engine(rules)
+    state = engine.init([4])
+    rng = np.random.default_rng(4)
+    frames = []
+    while state.phase[0] != PHASE_DONE:
+        frames.append(draw_table(rules, state))
+        engine.step_inplace(state, engine.sample_random(engine.legal_action_mask(state), rng))
+    assert {f.shape for f in frames} == {(*frame_size(rules), 3)}
+    assert len({f.tobytes() for f in frames}) > len(frames) // 2

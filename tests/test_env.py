@@ -33,6 +33,22 @@ PRESET_AND_PLAYERS = [
     for n in range(PRESET_PLAYERS[preset][0], PRESET_PLAYERS[preset][1] + 1)
 ]
 
+VARIANT_OPTIONS: dict[str, dict[str, Any]] = {
+    "next_trick": dict(allow_equal=True, revolution=True, revolution_timing="next_trick"),
+    "western": dict(allow_equal=True, revolution=True, western_revolution=True),
+    "bombs": dict(jokers=2, bombs=4),
+    "mixed_runs": dict(runs=True, jokers=1, runs_mixed_suits=True),
+    "max_run": dict(runs=True, max_run_length=4),
+    "asks": dict(deals=3, president_asks=True),
+    "all": dict(
+        allow_equal=True, revolution=True, runs=True, jokers=2, deals=2, bombs=4,
+        revolution_timing="next_trick", western_revolution=True, runs_mixed_suits=True,
+        max_run_length=5, president_asks=True,
+    ),
+}
+"""Each further variant of RULES.md section 12 on (with the option it refines), and all of
+them (``daifugo_full`` is among the presets)."""
+
 
 @pytest.fixture
 def strict_api_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -113,6 +129,38 @@ def test_gymnasium_check_env(preset: str) -> None:
         )
         assert isinstance(e.unwrapped, SingleAgentEnv)
         check_env(e.unwrapped)
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_OPTIONS))
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_pettingzoo_api_and_seed_with_each_variant(
+    strict_api_test: None, variant: str, num_players: int
+) -> None:
+    options = dict(VARIANT_OPTIONS[variant], num_players=num_players)
+    cycles = 1200 // num_players
+    api_test(env(**options, render_mode="ansi"), num_cycles=cycles)
+    seed_test(lambda: env(**options), num_cycles=cycles)
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_OPTIONS))
+def test_gymnasium_check_env_with_each_variant(variant: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e = gymnasium.make(
+            "President-v0", seat="random", illegal_action="penalty", render_mode="ansi",
+            **VARIANT_OPTIONS[variant],
+        )
+        check_env(e.unwrapped)
+        # a whole game of legal random actions: every observation lies in the space
+        rng = np.random.default_rng(0)
+        obs, _ = e.reset(seed=3)
+        done = False
+        while not done:
+            assert e.observation_space.contains(obs), variant
+            mask = e.unwrapped.action_masks()  # type: ignore[attr-defined]
+            obs, _, term, trunc, _ = e.step(int(rng.choice(np.flatnonzero(mask))))
+            done = term or trunc
+        assert e.observation_space.contains(obs)
 
 
 def test_gymnasium_make() -> None:

@@ -1,8 +1,10 @@
 """Properties of random legal games over every preset, player count and many options.
 
 Each example draws rules (a preset, a player count in its range, some option overrides drawn
-from the options' metadata, and 1-3 deals) and a seed, then plays random legal actions (drawn
-from the engine's own mask) to the end of the game, checking an invariant at every step. The
+from the options' metadata, and 1-3 deals; half the time the variants of ``RULES.md`` section
+12 that were drawn turn on the option they refine, else they are dropped without it) and a
+seed, then plays random legal actions (drawn from the engine's own mask) to the end of the
+game, checking an invariant at every step. The
 invariants are those of :mod:`president_env.testing.checks`, which ``check_engine`` also runs
 for any rules (tested at the end of this file).
 """
@@ -21,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from president_env.core.engine import PHASE_DONE, Engine, State
-from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules, drop_unmet
 from president_env.rewards import deal_rewards, reward_table
 from president_env.testing.checks import (
     EngineCheckError,
@@ -31,7 +33,8 @@ from president_env.testing.checks import (
     check_turn,
     step_bound,
 )
-from president_env.testing.configs import random_rules
+from president_env.testing.configs import ENABLING, random_rules
+from president_env.testing.difftest import VARIANTS
 
 MAX_SEED = 2**64 - 1
 
@@ -59,7 +62,37 @@ def rules_st(draw: st.DrawFn, max_deals: int = 3) -> Rules:
     players = draw(st.integers(lo, hi))
     deals = draw(st.integers(1, max_deals))
     extra = draw(st.fixed_dictionaries({}, optional=OVERRIDES))
-    return Rules.preset(name, num_players=players, deals=deals, **extra)
+    values = {**PRESETS[name], "num_players": players, "deals": deals, **extra}
+    if draw(st.booleans()):
+        values = _enable_refined(values)
+    return Rules.preset(name, **drop_unmet(values))
+
+
+def _enable_refined(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the option that each refining option off its default needs turned on
+    (``configs.ENABLING``; at least 2 deals for the exchange)."""
+    out = dict(values)
+    for name, value in values.items():
+        requirement = OPTIONS[name].requires
+        if requirement is not None and value != Rules.__dataclass_fields__[name].default:
+            for key, needed in ENABLING[requirement].items():
+                out[key] = max(out.get(key, 1), needed) if key == "deals" else needed
+    return out
+
+
+def test_rules_st_draws_every_variant() -> None:
+    """The strategy reaches every value of the section 12 variants (with its parent option)."""
+    seen: dict[str, set[Any]] = {name: set() for name in VARIANTS}
+
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True)
+    @given(rules_st())
+    def draw(r: Rules) -> None:
+        for name in VARIANTS:
+            seen[name].add(getattr(r, name))
+
+    draw()
+    for name in VARIANTS:
+        assert seen[name] == set(OPTIONS[name].test_values()), name
 
 
 seeds = st.integers(0, MAX_SEED)
@@ -308,6 +341,23 @@ def test_check_engine_passes_random_mixes() -> None:
     for _ in range(3):
         tally = check_engine(random_rules(rng, max_deals=3), games=4, seed=rng.randrange(99))
         assert tally.games == 4
+
+
+@pytest.mark.parametrize("players", [3, 6, 8])
+def test_check_engine_passes_every_variant_at_once(players: int) -> None:
+    """``daifugo_full`` with every other variant of section 12 on (asks, Western revolution,
+    mixed and capped runs): every invariant, hidden cards and the reference."""
+    rules = Rules.preset(
+        "daifugo_full",
+        num_players=players,
+        deals=2,
+        western_revolution=True,
+        runs_mixed_suits=True,
+        max_run_length=5,
+        president_asks=True,
+    )
+    tally = check_engine(rules, games=4, seed=players)
+    assert (tally.games, tally.deals) == (4, 8)
 
 
 def test_check_engine_catches_a_leak_and_prints_a_replay_that_fails_again(

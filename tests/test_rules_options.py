@@ -223,7 +223,7 @@ TABLE = {
 }
 FURTHER = {  # revolution_timing, western_revolution, bombs, mixed suits, max run, asks
     name: ("immediate", False, None, False, None, False) for name in TABLE
-} | {"daifugo_full": ("next_trick", False, 4, False, None, False)}
+} | {"daifugo_full": ("next_trick", False, 5, False, None, False)}
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))

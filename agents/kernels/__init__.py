@@ -12,6 +12,7 @@ those; see :meth:`agents.base.BaseAgent.act_batch`).
   :func:`~president_env.core._kernels.take_cards`, shared with Hard);
 * :mod:`~agents.kernels.easy`, :mod:`~agents.kernels.normal`: the two simple levels, as small
   helpers per decision (exchange return, going out, lead, follow);
+* :mod:`~agents.kernels.asks`: the President's asks (``president_asks``) of Normal and Hard;
 * :mod:`~agents.kernels.hard_odds` (chances to hold a trick or to follow),
   :mod:`~agents.kernels.hard_value` (weights, value of a hand), :mod:`~agents.kernels.hard`
   (the look-ahead over every legal action);

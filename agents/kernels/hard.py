@@ -12,16 +12,28 @@ Score = hand value, + ``alpha * p`` when following (taking the lead from an oppo
 hand then goes out by chaining sure plays, the beatable group last), - ``danger`` terms when
 Hard is close to going out (``race`` groups or fewer) and an opponent down to one or two cards
 could win the trick (playing) or already holds it (passing); - ``break`` for playing part of a
-rank. Going out always wins. In the exchange: the card whose loss costs the hand least.
+rank. Going out always wins. In the exchange: the card whose loss costs the hand least; with
+``president_asks`` the ask of the best expected value (:func:`~agents.kernels.asks.hard_ask`).
+
+Variants: a bomb holds for sure and any other play may be bombed (:mod:`~agents.kernels.
+hard_odds`); the hand left is valued in the order after the trick (a pending revolution,
+``next_trick``, applies then; with ``western_revolution`` the fourth single of a row revolts).
 """
 
 from __future__ import annotations
 
 from agents.kernels._jit import kernel
+from agents.kernels.asks import asking, hard_ask
 from agents.kernels.hard_odds import clears, vjok, vrun, vset
-from agents.kernels.hard_value import HardWeight, fill_tables, hand_value, new_tables
+from agents.kernels.hard_value import (
+    HardWeight,
+    fill_tables,
+    hand_value,
+    new_tables,
+    run_chance,
+)
 from agents.kernels.observation import new_seen, read
-from agents.kernels.plays import hand_total, naturals, strength
+from agents.kernels.plays import hand_total, naturals, revolts, strength
 from president_env.core._kernels import take_cards
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
 from president_env.core.rules import RuleParam
@@ -58,7 +70,7 @@ def _holds(a, rev, tab, seen, jout, rp, w, acts):  # type: ignore[no-untyped-def
         return vset(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp)
     if k == Kind.JOKERS:
         return vjok(size, tab.ge_t, jout, rp)
-    return vrun(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp, w[HardWeight.RUN_P])
+    return vrun(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp, run_chance(rp, w))
 
 
 @kernel(inline="always")
@@ -84,9 +96,10 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
     for c in range(NUM_CARDS):
         tab.h2[c] = hand[c] - tab.rem[c]
     naturals(tab.h2, tab.nat2)
-    rev2 = rev
-    if rp[RuleParam.REVOLUTION] != 0 and k != Kind.RUN and size >= 4:
-        rev2 = not rev
+    # the order for the rest of the deal: a pending change applies as the trick ends
+    rev2 = rev != turn.pending
+    if revolts(k, acts.rank[a], size, turn.row_rank, turn.row_count, rp):
+        rev2 = not rev2
     p = _holds(a, rev, tab, seen, turn.jout, rp, w, acts)
     val, losers = hand_value(
         tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
@@ -125,7 +138,7 @@ def _hard_play(b, row, seen, turn, tab, rp, w, acts, scores):  # type: ignore[no
             continue
         if acts.kind[a] == Kind.PASS:
             val, losers = hand_value(
-                hand, nat, hand[JOKER], turn.rev, tab, seen.outn, turn.jout, rp, w
+                hand, nat, hand[JOKER], turn.rev != turn.pending, tab, seen.outn, turn.jout, rp, w
             )
             score = val
             if danger_last:
@@ -149,7 +162,10 @@ def _hard_rows(obs, mask, off, rp, acts, w, seen, tab, out, scores):  # type: ig
         row = mask[b]
         fill_tables(tab, seen, turn.rev, turn.jout, rp, w)
         if turn.phase == PHASE_EXCHANGE:
-            out[b] = _exchange_gift(row, seen, tab, turn.jout, rp, w, acts)
+            if rp[RuleParam.PRESIDENT_ASKS] != 0 and asking(row, acts):
+                out[b] = hard_ask(obs, b, off, row, seen, turn, tab, rp, w, acts)
+            else:
+                out[b] = _exchange_gift(row, seen, tab, turn.jout, rp, w, acts)
         else:
             out[b] = _hard_play(b, row, seen, turn, tab, rp, w, acts, scores)
 

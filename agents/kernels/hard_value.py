@@ -7,6 +7,10 @@ chance it holds the trick when played (it gives a lead back); plus a premium ``k
 each sure card kept, counted up to ``kcap`` of them. Every card of a clearing rank is a
 control of its own. The tables (:class:`HardTables`) hold these values per order, rank and
 set size, computed once per row (:func:`fill_tables`) for the orders that can happen.
+
+Variants: a bomb (``bombs``) is a sure group that can be shed on any pile (``f`` = ``c1``);
+with ``runs_mixed_suits`` the lone cards of consecutive ranks make a run whatever their
+suits; with ``max_run_length`` a longer stretch counts as several runs.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from agents.kernels._jit import kernel
-from agents.kernels.hard_odds import clears, follow_share, vjok, vrun, vset
+from agents.kernels.hard_odds import bomb_size, clears, follow_share, vjok, vrun, vset
 from agents.kernels.plays import key
 from president_env.core.constants import NUM_CARDS, NUM_RANKS
 from president_env.core.rules import RuleParam
@@ -43,6 +47,16 @@ class HardWeight(IntEnum):
     BREAK = 13
     KCAP = 14
     RACE = 15
+    RUN_P_MIXED = 16
+
+
+@kernel(inline="always")
+def run_chance(rp, w):  # type: ignore[no-untyped-def]
+    """Hard's chance that a possible beating run is held: ``run_p`` (one suit) or
+    ``run_p_mixed`` (``runs_mixed_suits``)."""
+    if rp[RuleParam.RUNS_MIXED_SUITS] != 0:
+        return w[HardWeight.RUN_P_MIXED]
+    return w[HardWeight.RUN_P]
 
 
 class HardTables(NamedTuple):
@@ -118,6 +132,8 @@ def _fill_order(tab, o, outn, jout, rp, w):  # type: ignore[no-untyped-def]
         for s in range(1, 4 * rp[RuleParam.DECKS] + 1):
             v = vset(r, s, ordr, tab.ge, outn, jout, rp)
             f = w[HardWeight.C1 + (s if s <= 4 else 4) - 1] * share
+            if bomb_size(s, rp):
+                f = w[HardWeight.C1]  # a bomb goes on any pile
             tab.vt[o, r, s] = v
             if clears(r, ordr, rp):
                 # every card of a clearing rank is a control of its own
@@ -169,14 +185,15 @@ def _sets_value(nat, jok, o, tab):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _fold_run(val, losers, n, ordr, tab, outn, jout, rp, w):  # type: ignore[no-untyped-def]
-    """Count the ``n`` lone cards of ``tab.seg_r`` as one run instead of ``n`` singles."""
+def _fold_run(val, losers, s0, n, ordr, tab, outn, jout, rp, w):  # type: ignore[no-untyped-def]
+    """Count the ``n`` lone cards of ``tab.seg_r`` from ``s0`` as one run instead of ``n``
+    singles."""
     o = 1 if ordr else 0
-    lo = tab.seg_r[0]
-    for i in range(n):
+    lo = tab.seg_r[s0]
+    for i in range(s0, s0 + n):
         val -= tab.gt[o, tab.seg_r[i], 1]
     losers -= n
-    v = vrun(lo, n, ordr, tab.ge, outn, jout, rp, w[HardWeight.RUN_P])
+    v = vrun(lo, n, ordr, tab.ge, outn, jout, rp, run_chance(rp, w))
     top = lo if ordr else lo + n - 1
     f = w[HardWeight.CRUN] * key(top, ordr) / 12.0
     val += f + v - 1.0 - w[HardWeight.LAMBDA] + w[HardWeight.MU] * key(top, ordr) / 12.0
@@ -186,19 +203,41 @@ def _fold_run(val, losers, n, ordr, tab, outn, jout, rp, w):  # type: ignore[no-
 
 
 @kernel
+def _fold_segment(val, losers, n, ordr, tab, outn, jout, rp, w):  # type: ignore[no-untyped-def]
+    """Fold the segment of ``n`` lone cards of ``tab.seg_r`` into runs: one, or with
+    ``max_run_length`` as many of the longest allowed as fit (three cards or more each)."""
+    cap = rp[RuleParam.MAX_RUN_LENGTH]
+    if cap == 0 or n <= cap:
+        return _fold_run(val, losers, 0, n, ordr, tab, outn, jout, rp, w)
+    s0 = 0
+    while n - s0 >= 3:
+        length = n - s0 if n - s0 < cap else cap
+        val, losers = _fold_run(val, losers, s0, length, ordr, tab, outn, jout, rp, w)
+        s0 += length
+    return val, losers
+
+
+@kernel
 def _runs_value(hand, nat, ordr, val, losers, tab, outn, jout, rp, w):  # type: ignore[no-untyped-def]
-    """Fold every segment of three or more lone, beatable cards of a suit into a run."""
+    """Fold every segment of three or more lone, beatable cards of a suit (of any suits with
+    ``runs_mixed_suits``) into a run."""
     o = 1 if ordr else 0
-    for u in range(4):
+    mixed = rp[RuleParam.RUNS_MIXED_SUITS] != 0
+    for u in range(1 if mixed else 4):
         n = 0
         for r in range(NUM_RANKS + 1):
-            lone = r < NUM_RANKS and hand[4 * r + u] > 0 and nat[r] == 1 and tab.vt[o, r, 1] < 1.0
+            lone = (
+                r < NUM_RANKS
+                and (mixed or hand[4 * r + u] > 0)
+                and nat[r] == 1
+                and tab.vt[o, r, 1] < 1.0
+            )
             if lone:
                 tab.seg_r[n] = r
                 n += 1
                 continue
             if n >= 3:
-                val, losers = _fold_run(val, losers, n, ordr, tab, outn, jout, rp, w)
+                val, losers = _fold_segment(val, losers, n, ordr, tab, outn, jout, rp, w)
             n = 0
     return val, losers
 

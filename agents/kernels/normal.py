@@ -1,6 +1,7 @@
 """Normal: keeps control cards, does not break sets without need, leads low sets.
 
-* Exchange: returns the lowest single (a rank held once, not a 2), else the lowest card.
+* Exchange: returns the lowest single (a rank held once, not a 2), else the lowest card; with
+  ``president_asks`` names the best card it lacks (:func:`~agents.kernels.asks.normal_ask`).
 * Any play that empties the hand is taken.
 * Leading: the lowest non-control rank as a whole set (all its natural cards, no jokers), or a
   run of lone cards that starts at least as low; with an opponent down to one card, a set of
@@ -9,6 +10,7 @@
 * Following: the lowest non-control rank held exactly in the size asked (no break, no joker);
   else, only when needed (an opponent down to two cards, four cards or fewer in hand, or at
   most one non-control set left): a broken set, then controls and jokers. Otherwise pass.
+  With ``bombs`` a bomb is a control (four of a kind, or it takes jokers): spent only in need.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from agents.kernels._jit import kernel
+from agents.kernels.asks import asking, normal_ask
 from agents.kernels.observation import new_seen, read
-from agents.kernels.plays import hand_total, jokers_used, key, strength
+from agents.kernels.plays import hand_total, jokers_used, key, run_holds, strength
 from president_env.core.constants import JOKER, NUM_RANKS, PHASE_EXCHANGE, TOP, Kind
 from president_env.core.rules import RuleParam
 
@@ -99,7 +102,7 @@ def _lead_rank(nat, rev, min_opp):  # type: ignore[no-untyped-def]
 def _lone_run(r0, n, u, hand, nat, rev):  # type: ignore[no-untyped-def]
     """A run (bottom, size, suit) made only of held lone non-control cards."""
     for r in range(r0, r0 + n):
-        if hand[4 * r + u] == 0 or nat[r] != 1 or _is_control(r, nat, rev):
+        if not run_holds(hand, r, u) or nat[r] != 1 or _is_control(r, nat, rev):
             return False
     return True
 
@@ -180,7 +183,7 @@ def _breaks_nothing(r0, n, u, hand, nat, rev):  # type: ignore[no-untyped-def]
     """A run (bottom, size, suit) whose held cards are all lone non-control cards (missing
     ones come as jokers)."""
     for r in range(r0, r0 + n):
-        if hand[4 * r + u] > 0 and (nat[r] != 1 or _is_control(r, nat, rev)):
+        if run_holds(hand, r, u) and (nat[r] != 1 or _is_control(r, nat, rev)):
             return False
     return True
 
@@ -237,7 +240,10 @@ def _normal_rows(obs, mask, off, rp, acts, seen, out):  # type: ignore[no-untype
         row = mask[b]
         rev = turn.rev
         if turn.phase == PHASE_EXCHANGE:
-            out[b] = _exchange_return(row, seen.nat, acts)
+            if rp[RuleParam.PRESIDENT_ASKS] != 0 and asking(row, acts):
+                out[b] = normal_ask(obs, b, off, row, seen.hand, rp, acts)
+            else:
+                out[b] = _exchange_return(row, seen.nat, acts)
             continue
         total = hand_total(seen.hand)
         choice = _going_out(row, total, acts)

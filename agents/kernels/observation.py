@@ -4,7 +4,8 @@
 observation; :func:`block_offsets` gives the start of each (``off[ObsBlock.HAND]``),
 looked up by name so that the kernels follow the layout. :func:`read` fills a :class:`Seen`
 (scratch arrays, one set per kernel call, reused row after row) and returns the public
-:class:`Turn` (the pile and the flags) of one row.
+:class:`Turn` (the pile and the flags) of one row. Blocks of options that are off have size 0
+(their offset is where the next block starts): they are read only when their option is on.
 
 Counts are read as ``int64(x + 0.5)``: the observation is float32 and holds whole numbers.
 """
@@ -57,6 +58,13 @@ class Turn(NamedTuple):
     """Seat of the top play, -1 if none."""
     jout: int
     """Jokers still out."""
+    pending: bool
+    """``next_trick``: a revolution is pending (the order after this trick is ``rev != pending``);
+    always False under the default timing."""
+    row_rank: int
+    """``western_revolution``: rank of the row of single cards in this trick, -1 if none."""
+    row_count: int
+    """Its length (0..3): a single of ``row_rank`` when it is 3 starts a revolution."""
 
 
 @kernel(allocates=True)
@@ -112,4 +120,30 @@ def read(obs, b, off, rp, seen):  # type: ignore[no-untyped-def]
     pr = _hot(obs, b, off[ObsBlock.PILE_RANK], NUM_RANKS, -1)
     rev = obs[b, off[ObsBlock.REVOLUTION]] > 0.5
     phase = _hot(obs, b, off[ObsBlock.PHASE], 3, 0)
-    return Turn(pk, ps, pr, rev, phase, last, jout)
+    pending = False
+    if rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0:  # the block is empty otherwise
+        pending = obs[b, off[ObsBlock.PENDING]] > 0.5
+    row_rank = -1
+    row_count = 0
+    if rp[RuleParam.WESTERN_REVOLUTION] != 0:
+        row_rank = _hot(obs, b, off[ObsBlock.ROW], NUM_RANKS, -1)
+        row_count = _count(4.0 * obs[b, off[ObsBlock.ROW] + NUM_RANKS])
+    return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count)
+
+
+@kernel
+def bum_seat(obs, b, off, n_players):  # type: ignore[no-untyped-def]
+    """Seat (relative) of the Bum of the previous deal, from the public titles; -1 if none."""
+    base = off[ObsBlock.TITLE]
+    for k in range(n_players):
+        if obs[b, base + k * n_players + n_players - 1] > 0.5:
+            return k
+    return -1
+
+
+@kernel(inline="always")
+def known_absent(obs, b, off, c):  # type: ignore[no-untyped-def]
+    """``president_asks``: an ask of card ``c`` in this exchange found that the Bum held none."""
+    asked = _count(obs[b, off[ObsBlock.ASKED] + c])
+    held = _count(obs[b, off[ObsBlock.ASK_HELD] + c])
+    return asked > held

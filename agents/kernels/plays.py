@@ -3,7 +3,9 @@ the strength of a play, the jokers it uses (the cards it takes: the engine's
 :func:`~president_env.core._kernels.take_cards`).
 
 Ranks are ``0`` (3) .. ``12`` (2) in the usual order; the order in effect is compared through
-:func:`key`, ``rank`` or ``12 - rank`` during a revolution.
+:func:`key`, ``rank`` or ``12 - rank`` during a revolution. A run's suit is -1 with
+``runs_mixed_suits`` (:func:`run_holds`: any natural card of the rank). :func:`is_bomb` and
+:func:`revolts` say what a play does beyond its strength (``bombs``, ``revolution``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import numpy as np
 
 from agents.kernels._jit import kernel
 from president_env.core.actions import ActionLayout
-from president_env.core.constants import NUM_CARDS, NUM_RANKS, TOP, Kind
+from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
+from president_env.core.rules import RuleParam
 
 
 class Actions(NamedTuple):
@@ -62,13 +65,59 @@ def naturals(hand, nat):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def run_holds(hand, r, suit):  # type: ignore[no-untyped-def]
+    """Whether ``hand`` has a natural card for rank ``r`` of a run of ``suit`` (any suit for a
+    suitless run, ``suit`` -1: ``runs_mixed_suits``)."""
+    if suit < 0:
+        return hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3] > 0
+    return hand[4 * r + suit] > 0
+
+
+@kernel(inline="always")
 def run_missing(hand, bottom, length, suit):  # type: ignore[no-untyped-def]
     """Cards of the run (bottom, length, suit) that ``hand`` lacks (jokers stand in)."""
     miss = 0
+    if suit < 0:
+        for r in range(bottom, bottom + length):
+            if hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3] == 0:
+                miss += 1
+        return miss
     for r in range(bottom, bottom + length):
         if hand[4 * r + suit] == 0:
             miss += 1
     return miss
+
+
+@kernel(inline="always")
+def is_bomb(k, n, rp):  # type: ignore[no-untyped-def]
+    """``bombs``: the play (kind, size) is a bomb (a set or jokers-only set of at least
+    ``bombs`` cards: it goes on any pile and clears it)."""
+    b = rp[RuleParam.BOMBS]
+    return b != 0 and (k == Kind.SET or k == Kind.JOKERS) and n >= b
+
+
+@kernel(inline="always")
+def revolts(k, r, n, row_rank, row_count, rp):  # type: ignore[no-untyped-def]
+    """The play (kind, rank, size) starts a (counter-)revolution: a set of four or more with
+    ``revolution``; with ``western_revolution`` also the fourth single of the row of singles
+    (``row_rank``, ``row_count`` of the :class:`~agents.kernels.observation.Turn`)."""
+    if rp[RuleParam.REVOLUTION] == 0:
+        return False
+    if k != Kind.RUN and n >= 4:
+        return True
+    return (
+        rp[RuleParam.WESTERN_REVOLUTION] != 0
+        and k == Kind.SET
+        and n == 1
+        and r == row_rank
+        and row_count == 3
+    )
+
+
+@kernel(inline="always")
+def copies(c, rp):  # type: ignore[no-untyped-def]
+    """Copies of card ``c`` in the pack (the joker: every joker)."""
+    return rp[RuleParam.JOKERS] if c == JOKER else rp[RuleParam.DECKS]
 
 
 @kernel(inline="always")

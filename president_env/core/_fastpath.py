@@ -2,14 +2,15 @@
 
 At a batch of one game the engine's cost is the fixed cost of each compiled call, not the
 work. :class:`OneGame` therefore steps with one call that plays the action and fills the legal
-mask and the observation of the next player to act, and hands the compiled code its 31 arrays
+mask and the observation of the next player to act, and hands the compiled code its 37 arrays
 (the state and the engine's tables) as one int64 vector of their addresses
 (:func:`president_env.core._kernels._one.one_advance`): typing and unboxing them one by one
 would cost more than the game (~3.5 us against ~0.5 us per call). Results are exactly those of
 :meth:`Engine.advance <president_env.core.engine.Engine.advance>` (and so of
 ``Engine.step_inplace`` + ``Engine.legal_action_mask`` + ``Engine.observe``), which it falls
 back to for a state it cannot hand over that way (not C-contiguous, read-only, or of other
-dtypes than :data:`~president_env.core._kernels._one.STATE_FIELDS`).
+dtypes than :data:`~president_env.core._kernels._one.STATE_FIELDS`; see
+:func:`~president_env.core._kernels._one.state_spec`, which the engine's direct calls share).
 
 The address vector points into arrays that :class:`OneGame` holds (the state's fields are never
 rebound); a copy or an unpickled game builds its own.
@@ -20,7 +21,6 @@ rebound); a copy or an unpickled game builds its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,10 @@ import numpy.typing as npt
 from president_env.core._kernels._one import (
     INT_FIELDS,
     SLOT,
-    STATE_FIELDS,
     TABLE_SLOTS,
+    fill_spec,
     one_advance,
+    state_spec,
 )
 from president_env.core.engine import Engine, State
 
@@ -88,30 +89,24 @@ class OneGame:
 def address_spec(engine: Engine, state: State) -> npt.NDArray[np.int64] | None:
     """The int64 vector of :func:`one_advance` for ``state`` (one game) and ``engine``'s tables,
     or None when an array cannot be handed over by address (see the module docstring)."""
-    if len(state._flat) != len(STATE_FIELDS):
+    head = state_spec(state._flat)  # the state's slots, checked
+    if head is None:
         return None
-    for arr, (dtype, ndim) in zip(state._flat, STATE_FIELDS):
-        if arr.dtype != dtype or arr.ndim != ndim or not _plain(arr):
-            return None
     runs: tuple[Any, ...] = engine._mask_tables
-    tables: list[np.ndarray] = [engine._rp, *engine._play_tables, *runs[:3], engine._obs_offsets]
+    tables = (engine._rp, *engine._play_tables, *runs[:3], engine._obs_offsets)
     ints = [*runs[3:], engine.rules.deals]
     if len(tables) != TABLE_SLOTS or len(ints) != INT_FIELDS:
         return None
-    if any(t.dtype != np.int64 or t.ndim != 1 or not _plain(t, write=False) for t in tables):
+    if any(t.dtype != np.int64 or t.ndim != 1 or not _plain(t) for t in tables):
         return None
-    return np.array([*_slots([*state._flat, *tables]), *ints], np.int64)
+    spec = np.zeros(len(head) + TABLE_SLOTS * SLOT + INT_FIELDS, np.int64)
+    spec[: len(head)] = head
+    fill_spec(tables, spec[len(head) :])
+    spec[len(head) + TABLE_SLOTS * SLOT :] = ints
+    return spec
 
 
-def _plain(arr: np.ndarray, write: bool = True) -> bool:
-    """C-contiguous and aligned (and writeable: the state; the tables are only read)."""
+def _plain(arr: np.ndarray) -> bool:
+    """C-contiguous and aligned (the tables are only read)."""
     f = arr.flags
-    return bool(f.c_contiguous and f.aligned and (f.writeable or not write))
-
-
-def _slots(arrays: Sequence[np.ndarray]) -> list[int]:
-    out: list[int] = []
-    for a in arrays:
-        dims = [*a.shape, 0, 0, 0][: SLOT - 1]
-        out += [a.ctypes.data, *dims]
-    return out
+    return bool(f.c_contiguous and f.aligned)

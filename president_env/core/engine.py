@@ -35,7 +35,18 @@ field            dtype, shape    meaning
 ``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
 ``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
 ``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
+``pending``      bool [B]        ``next_trick``: a revolution is pending (the order, and with
+                                 ``western_revolution`` the direction, turns as the trick ends)
+``row_rank``     int8 [B]        ``western_revolution``: rank of the row of single natural cards
+                                 in this trick, -1 none
+``row_count``    int8 [B]        singles of ``row_rank`` played one after the other (0..3)
+``asks_left``    int8 [B]        ``president_asks``: asks the President still has to make
+``asked``        int8 [B,2]      card named by ask i in this deal's exchange, -1 not made
+``ask_held``     int8 [B,2]      1 if the Bum held the card of ask i, 0 if not, -1 not made
 ===============  ==============  ===============================================================
+
+The last six fields are reset at the start of every deal. The direction of play is derived,
+not stored: play goes to the right (seat i-1) iff ``western_revolution`` and ``revolution``.
 
 A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
 state is always waiting for the player in ``current``; ``deal_over`` tells that a deal ended,
@@ -61,7 +72,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -69,6 +80,8 @@ import numpy.typing as npt
 from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _pool
 from president_env.core._kernels._inputs import deal_hands
+from president_env.core._kernels._one import first_illegal_at, mask_at, state_spec, step_at
+from president_env.core._kernels._types import NUM_ASKS
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_CARDS
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
@@ -81,28 +94,17 @@ IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
 
 _DTYPES: dict[str, tuple[Any, tuple[str, ...]]] = {
-    "hands": (np.int8, ("P", "C")),
-    "phase": (np.int8, ()),
-    "current": (np.int8, ()),
-    "pile_kind": (np.int8, ()),
-    "pile_rank": (np.int8, ()),
-    "pile_size": (np.int8, ()),
-    "last_player": (np.int8, ()),
-    "passed": (np.bool_, ("P",)),
-    "revolution": (np.bool_, ()),
-    "place": (np.int8, ("P",)),
-    "n_finished": (np.int8, ()),
-    "title": (np.int8, ("P",)),
-    "scores": (np.int32, ("P",)),
-    "deal": (np.int16, ()),
-    "played": (np.int8, ("R",)),
-    "gave": (np.int8, ("P", "C")),
-    "received": (np.int8, ("P", "C")),
-    "to_return": (np.int8, ("P",)),
-    "deal_over": (np.bool_, ()),
-    "seed": (np.uint64, ()),
-    "dealer": (np.int8, ()),
-}
+    "hands": (np.int8, ("P", "C")), "phase": (np.int8, ()), "current": (np.int8, ()),
+    "pile_kind": (np.int8, ()), "pile_rank": (np.int8, ()), "pile_size": (np.int8, ()),
+    "last_player": (np.int8, ()), "passed": (np.bool_, ("P",)), "revolution": (np.bool_, ()),
+    "place": (np.int8, ("P",)), "n_finished": (np.int8, ()), "title": (np.int8, ("P",)),
+    "scores": (np.int32, ("P",)), "deal": (np.int16, ()), "played": (np.int8, ("R",)),
+    "gave": (np.int8, ("P", "C")), "received": (np.int8, ("P", "C")),
+    "to_return": (np.int8, ("P",)), "deal_over": (np.bool_, ()), "seed": (np.uint64, ()),
+    "dealer": (np.int8, ()), "pending": (np.bool_, ()), "row_rank": (np.int8, ()),
+    "row_count": (np.int8, ()), "asks_left": (np.int8, ()), "asked": (np.int8, ("K",)),
+    "ask_held": (np.int8, ("K",)),
+}  # (the dimensions: P players, C card ids, R ranks + jokers, K asks)
 assert tuple(_DTYPES) == K.Arrays._fields
 
 
@@ -135,6 +137,12 @@ class State:
     deal_over: npt.NDArray[np.bool_]
     seed: npt.NDArray[np.uint64]
     dealer: npt.NDArray[np.int8]
+    pending: npt.NDArray[np.bool_]
+    row_rank: npt.NDArray[np.int8]
+    row_count: npt.NDArray[np.int8]
+    asks_left: npt.NDArray[np.int8]
+    asked: npt.NDArray[np.int8]
+    ask_held: npt.NDArray[np.int8]
     _arrays: K.Arrays = field(init=False, repr=False, compare=False)
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
@@ -146,13 +154,9 @@ class State:
 
     @classmethod
     def zeros(cls, batch: int, num_players: int) -> State:
-        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE}
-        return cls(
-            **{
-                name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
-                for name, (dtype, shape) in _DTYPES.items()
-            }
-        )
+        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS}
+        return cls(**{n: np.zeros((batch, *(dims[d] for d in shape)), dtype)
+                      for n, (dtype, shape) in _DTYPES.items()})
 
     @property
     def batch_size(self) -> int:
@@ -193,6 +197,22 @@ class State:
     def equals(self, other: State) -> bool:
         return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
 
+    def _address(self) -> npt.NDArray[np.int64] | None:
+        """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
+        array to type and unbox, not 27), built at the fourth call that asks (it costs about
+        two calls); None before, or when they cannot be handed over so."""
+        spec = self.__dict__.get("_spec", 0)
+        if isinstance(spec, int):  # calls that asked (an engine's step of a copy asks twice)
+            if spec < 3:
+                object.__setattr__(self, "_spec", spec + 1)
+                return None
+            spec = state_spec(self._flat)  # None: not possible (kept as such)
+            object.__setattr__(self, "_spec", spec)
+        return spec
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy must not point into these arrays
+        return {k: v for k, v in self.__dict__.items() if k != "_spec"}
+
 
 class Engine:
     """Pure functions over :class:`State` for one :class:`Rules`; batched calls use up to
@@ -228,6 +248,17 @@ class Engine:
     def _run(self, fn: Any, args: tuple[Any, ...], n: int) -> None:
         _pool.run(fn, args, n, self._threads if n >= self._serial_below else 1)
 
+    def _call(self, at: Any, fn: Any, tables: Any, state: State, arg: Any, n: int) -> None:
+        """``fn(rp, tables, arrays, arg, lo, hi)`` over the ``n`` games: over chunks on the
+        threads, or on this thread (a direct call: B = 1 pays for every indirection), through
+        the state's addresses (``at``, see :meth:`State._address`) when it can."""
+        if n >= self._serial_below:
+            self._run(fn, (self._rp, tables, state._flat, arg), n)
+        elif (spec := state._address()) is not None:
+            at(self._rp, tables, spec, arg, 0, n)
+        else:
+            fn(self._rp, tables, state._flat, arg, 0, n)
+
     # ------------------------------------------------------------------ start
     def init(self, seeds: npt.ArrayLike) -> State:
         """New games, one per seed; deal ``d`` of game ``b`` is dealt from ``(seeds[b], d)``."""
@@ -260,11 +291,7 @@ class Engine:
         """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
         if out is None:
             out = np.zeros((state.batch_size, self.num_actions), np.bool_)
-        n = state.batch_size
-        if n < self._serial_below:  # (a direct call: B = 1 pays for every indirection)
-            K.mask_kernel(self._rp, self._mask_tables, state._flat, out, 0, n)
-        else:
-            self._run(K.mask_kernel, (self._rp, self._mask_tables, state._flat, out), n)
+        self._call(mask_at, K.mask_kernel, self._mask_tables, state, out, state.batch_size)
         return out
 
     def step(self, state: State, actions: npt.ArrayLike) -> State:
@@ -277,27 +304,17 @@ class Engine:
         self.step_inplace(new, actions)
         return new
 
-    def step_inplace(
-        self,
-        state: State,
-        actions: npt.ArrayLike,
-        check: bool = True,
-        where: BoolArray | None = None,
-    ) -> None:
+    def step_inplace(self, state: State, actions: npt.ArrayLike, check: bool = True,
+                     where: BoolArray | None = None) -> None:
         """Like :meth:`step`, writing into ``state``.
 
         ``where`` (bool [B]) steps only the selected games; the others keep their state
         (``deal_over`` included). ``check=False`` skips the legality check (for actions drawn
         from the mask); an illegal action then corrupts the state.
         """
-        if (
-            isinstance(actions, np.ndarray)
-            and actions.dtype == np.int64
-            and actions.shape == (state.batch_size,)
-        ):
-            a = actions
-        else:
-            a = self._as_actions(actions, state.batch_size)
+        b = state.batch_size
+        ok = isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (b,)
+        a = cast(IntArray, actions) if ok else self._as_actions(actions, b)
         sel = None
         if where is not None:
             sel = np.asarray(where, np.bool_)
@@ -309,18 +326,10 @@ class Engine:
             bad = self._first_illegal(state, a, live if sel is None else live & sel)
             if bad >= 0:
                 raise ValueError(self._illegal_message(state, bad, int(a[bad])))
-        if len(a) < self._serial_below:
-            K.step_kernel(self._rp, self._play_tables, state._flat, a, 0, len(a))
-        else:
-            self._run(K.step_kernel, (self._rp, self._play_tables, state._flat, a), len(a))
+        self._call(step_at, K.step_kernel, self._play_tables, state, a, b)
 
-    def advance(
-        self,
-        state: State,
-        action: int,
-        mask: npt.NDArray[np.int8],
-        obs: npt.NDArray[np.float32],
-    ) -> int:
+    def advance(self, state: State, action: int, mask: npt.NDArray[np.int8],
+                obs: npt.NDArray[np.float32]) -> int:
         """One game, one compiled call: the player to act in ``state`` (a batch of one) takes
         ``action`` (skipped if < 0; NOT checked: it must be legal), then ``mask`` (int8 [A])
         and ``obs`` (float32 [O]) receive the legal actions and the observation of the next
@@ -332,33 +341,21 @@ class Engine:
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
         return int(
-            K.advance_kernel(
-                self._rp,
-                self._play_tables,
-                self._mask_tables,
-                self._obs_offsets,
-                self.rules.deals,
-                state._flat,
-                action,
-                mask,
-                obs,
-            )
-        )
-
-    def _first_illegal_in(self, state: State, actions: IntArray) -> int:
-        return int(
-            K.first_illegal(self._rp, self._mask_tables, state._flat, actions, self.num_actions)
+            K.advance_kernel(self._rp, self._play_tables, self._mask_tables, self._obs_offsets,
+                             self.rules.deals, state._flat, action, mask, obs)
         )
 
     def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
-        if live.all():
-            return self._first_illegal_in(state, actions)
-        idx = np.flatnonzero(live)
-        if len(idx) == 0:
+        idx = None if live.all() else np.flatnonzero(live)
+        if idx is not None and len(idx) == 0:
             return -1
-        sub = state.take(idx)
-        bad = self._first_illegal_in(sub, actions[idx])
-        return -1 if bad < 0 else int(idx[bad])
+        sub, acts = (state, actions) if idx is None else (state.take(idx), actions[idx])
+        spec, args = sub._address(), (self._rp, self._mask_tables)
+        if spec is not None:
+            bad = int(first_illegal_at(*args, spec, acts, self.num_actions))
+        else:
+            bad = int(K.first_illegal(*args, sub._flat, acts, self.num_actions))
+        return bad if bad < 0 or idx is None else int(idx[bad])
 
     def _as_actions(self, actions: npt.ArrayLike, batch: int) -> npt.NDArray[np.int64]:
         a = np.asarray(actions)
@@ -381,12 +378,8 @@ class Engine:
         return f"game {b}: {what} for player {int(state.current[b])}; legal actions: {shown}"
 
     # ------------------------------------------------------------------ views
-    def observe(
-        self,
-        state: State,
-        players: npt.ArrayLike | None = None,
-        out: npt.NDArray[np.float32] | None = None,
-    ) -> npt.NDArray[np.float32]:
+    def observe(self, state: State, players: npt.ArrayLike | None = None,
+                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act),
         written into ``out`` when given (float32, C-contiguous ``[B, obs_size]``)."""
         if players is None:

@@ -28,10 +28,24 @@ name                 size         content
 ``received``         53           cards the observer received in this deal's exchange
 ``to_return``        1            cards the observer still has to return in the exchange
 ``deal``             1            index of the current deal divided by the number of deals
+``pending``          1 or 0       1 while a revolution is pending (``revolution_timing=
+                                  "next_trick"``: it takes effect as the trick ends)
+``direction``        1 or 0       1 while play goes to the right (``western_revolution``)
+``row``              14 or 0      ``western_revolution``: one-hot rank of the row of single
+                                  cards in this trick (13), then how many in a row / 4
+``asks_left``        1 or 0       ``president_asks``: asks the President still has to make
+``asked``            53 or 0      ``president_asks``: per card id, asks naming it in this
+                                  deal's exchange
+``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
+                                  held (so that card went to the President)
 ===================  ===========  ============================================================
 
+The last six blocks belong to the further variants (``RULES.md`` section 12): each has size 0
+unless its option is on, so the observation of rules without them is unchanged.
+
 Everything above is public or the observer's own: hands of other players appear only as
-counts of cards left.
+counts of cards left. (With ``president_asks``, the card the Bum gave for an ask it could not
+answer is seen only in the President's ``received`` and the Bum's ``gave``.)
 """
 
 from __future__ import annotations
@@ -69,9 +83,22 @@ class ObsBlock(IntEnum):
     RECEIVED = 17
     TO_RETURN = 18
     DEAL = 19
+    PENDING = 20
+    DIRECTION = 21
+    ROW = 22
+    ASKS_LEFT = 23
+    ASKED = 24
+    ASK_HELD = 25
 
 
-def _block_sizes(p: int) -> dict[ObsBlock, int]:
+ROW_SIZE = NUM_RANKS + 1
+"""The ``row`` block: one-hot rank of the row of singles, then its count / 4."""
+
+
+def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
+    p = rules.num_players
+    western = rules.western_revolution
+    asks = rules.president_asks
     return {
         ObsBlock.HAND: NUM_CARDS,
         ObsBlock.PLAYED: NUM_RANKS + 1,
@@ -93,6 +120,12 @@ def _block_sizes(p: int) -> dict[ObsBlock, int]:
         ObsBlock.RECEIVED: NUM_CARDS,
         ObsBlock.TO_RETURN: 1,
         ObsBlock.DEAL: 1,
+        ObsBlock.PENDING: int(rules.revolution_timing == "next_trick"),
+        ObsBlock.DIRECTION: int(western),
+        ObsBlock.ROW: ROW_SIZE if western else 0,
+        ObsBlock.ASKS_LEFT: int(asks),
+        ObsBlock.ASKED: NUM_CARDS if asks else 0,
+        ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
     }
 
 
@@ -107,7 +140,7 @@ class ObservationLayout:
     def __post_init__(self) -> None:
         slices: dict[str, slice] = {}
         start = 0
-        for block, n in _block_sizes(self.rules.num_players).items():
+        for block, n in _block_sizes(self.rules).items():
             slices[block.name.lower()] = slice(start, start + n)
             start += n
         object.__setattr__(self, "slices", slices)

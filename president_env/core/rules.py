@@ -32,12 +32,12 @@ import ast
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any, Literal, get_args
 
 import numpy as np
 
 from president_env.core.cards import NUM_NATURAL
+from president_env.core.options import BOOL, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
@@ -60,7 +60,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         jokers=2,
         eight_clears=True,
         revolution_timing="next_trick",
-        bombs=4,
+        bombs=5,
     ),
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
@@ -82,125 +82,6 @@ PRESET_SOURCES: dict[str, str] = {
 """The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 
 
-class RuleParam(IntEnum):
-    """Index of each rule option in the int64 vector that compiled code reads
-    (:func:`rule_params`); shared by the engine's kernels and the agents' kernels."""
-
-    PLAYERS = 0
-    DECKS = 1
-    JOKERS = 2
-    """Jokers in the whole pack."""
-    ALLOW_EQUAL = 3
-    PASS_IS_FINAL = 4
-    TOP_RANK_CLEARS = 5
-    EIGHT_CLEARS = 6
-    REVOLUTION = 7
-    RUNS = 8
-    EXCHANGE = 9
-    """1 when cards are exchanged before every deal after the first."""
-    SEAT0_LEADS = 10
-    DEALS = 11
-    SCORING = 12
-    """Index into :data:`SCORINGS`: 0 places, 1 president_vp, 2 tally."""
-    TARGET_SCORE = 13
-    """0 for none."""
-    MAX_SET = 14
-    """Largest set: every natural card of a rank plus every joker."""
-    REVOLUTION_NEXT_TRICK = 15
-    """1 when a revolution takes effect as the trick ends (``revolution_timing="next_trick"``)."""
-    WESTERN_REVOLUTION = 16
-    BOMBS = 17
-    """Least size of a bomb; 0 for none."""
-    RUNS_MIXED_SUITS = 18
-    MAX_RUN_LENGTH = 19
-    """0 for no limit."""
-    PRESIDENT_ASKS = 20
-
-
-# ---------------------------------------------------------------------------- option metadata
-@dataclass(frozen=True)
-class Option:
-    """What :class:`Rules` knows about one of its fields (see :func:`option`)."""
-
-    doc: str
-    """One line for the options table."""
-    choices: tuple[Any, ...] = ()
-    """Allowed values, typed strictly (``True`` is not ``1``)."""
-    low: int | None = None
-    """With ``high``: any integer from ``low`` to ``high`` (None: no upper bound) is allowed too."""
-    high: int | None = None
-    samples: tuple[Any, ...] = ()
-    """Values that random tests draw, uniformly (repeat one to draw it more often)."""
-    param: RuleParam | None = None
-    """Slot in :func:`rule_params`; the value is an int, a bool, a string's index among
-    ``choices`` (so ``first_lead`` is 1 for ``"seat0"``), or 0 for None."""
-    derived: str | None = None
-    """A property of :class:`Rules` whose value the slot holds instead (``"num_decks"``)."""
-    error: str | None = None
-    """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
-    requires: str | None = None
-    """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
-    ``"exchange_on"``) that must be true unless this option has its default value."""
-
-    def allows(self, value: Any) -> bool:
-        if any(_same(value, c) for c in self.choices):
-            return True
-        return (
-            self.low is not None
-            and _is_int(value)
-            and value >= self.low
-            and (self.high is None or value <= self.high)
-        )
-
-    def allowed_text(self) -> str:
-        """The allowed values in words: ``"1, 2 or 'auto'"``, ``"an integer from 3 to 8"``."""
-        parts = [repr(c) for c in self.choices]
-        if self.low is not None:
-            bound = f">= {self.low}" if self.high is None else f"from {self.low} to {self.high}"
-            parts.append(f"an integer {bound}")
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
-
-    def problem(self, name: str, value: Any) -> str | None:
-        """Why ``value`` is not allowed for option ``name`` (None if it is)."""
-        if self.allows(value):
-            return None
-        if self.error is not None:
-            return self.error.format(value=value)
-        return f"{name} must be {self.allowed_text()}, got {value!r}"
-
-    def test_values(self) -> tuple[Any, ...]:
-        """The values random tests draw (``samples``, else every choice and the whole range)."""
-        if self.samples:
-            return self.samples
-        span = () if self.low is None or self.high is None else range(self.low, self.high + 1)
-        return (*self.choices, *span)
-
-    def encode(self, value: Any) -> int:
-        """``value`` (of the field, or of ``derived``) as an entry of :func:`rule_params`."""
-        if value is None:
-            return 0
-        if isinstance(value, str):
-            return [c for c in self.choices if isinstance(c, str)].index(value)
-        return int(value)
-
-
-def option(
-    doc: str,
-    choices: tuple[Any, ...] = (),
-    *,
-    low: int | None = None,
-    high: int | None = None,
-    samples: tuple[Any, ...] = (),
-    param: RuleParam | None = None,
-    derived: str | None = None,
-    error: str | None = None,
-    requires: str | None = None,
-) -> dict[str, Option]:
-    """Field metadata of a rule option: ``field(default=..., metadata=option(...))``."""
-    return {"option": Option(doc, choices, low, high, samples, param, derived, error, requires)}
-
-
-BOOL = (True, False)
 MAX_DEALS = 10_000
 
 
@@ -548,19 +429,6 @@ def parse_rule_option(text: str) -> tuple[str, Any]:
     except (ValueError, SyntaxError):
         parsed = value
     return key.strip(), parsed
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _same(value: object, choice: object) -> bool:
-    """``value`` is ``choice``, of the same kind (a bool is not an int, an int not a bool)."""
-    if isinstance(choice, bool) or choice is None:
-        return value is choice
-    if isinstance(choice, int):
-        return _is_int(value) and value == choice
-    return isinstance(value, str) and value == choice
 
 
 def _check_names(options: dict[str, Any]) -> None:

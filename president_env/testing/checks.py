@@ -6,8 +6,9 @@ engine and checks, at every step of every game:
 * the cards are conserved: held plus played make the pack, rank by rank, and the exchange only
   moves cards between players (:func:`check_cards`);
 * exactly one player acts while the game is live, one who can (holds cards, owes cards in the
-  exchange, has not finished or passed), with a non-empty mask of actions of the right kind;
-  nobody once it is over (:func:`check_turn`);
+  exchange or, with ``president_asks``, is the President with asks left, has not finished or
+  passed), with a non-empty mask of actions of the right kind; nobody once it is over
+  (:func:`check_turn`);
 * a deal's end gives every place once and zero-sum rewards (:func:`check_deal_end`); every game
   ends within :func:`step_bound` steps, after its deals or on reaching the target score;
 * observations never depend on hidden cards: swapping cards between two players changes no
@@ -49,8 +50,9 @@ def _expect(condition: object, problem: str) -> None:
 
 def step_bound(rules: Rules) -> int:
     """Steps a game can take at most: every play removes a card, at most P - 1 passes come
-    between two plays, and the exchange takes at most 3 returns per deal."""
-    return rules.deals * (rules.num_cards * rules.num_players + 3)
+    between two plays, and the exchange takes at most 3 returns (and 2 asks) per deal."""
+    exchange = 3 + (2 if rules.president_asks else 0)
+    return rules.deals * (rules.num_cards * rules.num_players + exchange)
 
 
 # ---------------------------------------------------------------------------- invariants
@@ -87,6 +89,9 @@ def check_turn(
     _expect(state.cards_left[b, cur] > 0, f"player to act {cur} holds no cards")
     _expect(row.any(), f"no legal action for the player to act ({cur})")
     kinds = engine.layout.kind[row]
+    if state.phase[b] == PHASE_EXCHANGE and state.asks_left[b] > 0:
+        _check_asks(engine, state, b, kinds)
+        return
     if state.phase[b] == PHASE_EXCHANGE:
         _expect(state.to_return[b, cur] > 0, f"player {cur} acts in the exchange but owes nothing")
         _expect((kinds == Kind.GIVE).all(), "an action other than a give in the exchange")
@@ -101,6 +106,18 @@ def check_turn(
     _expect(int(state.n_finished[b]) == finished <= p - 2, "n_finished disagrees with the places")
     _expect((state.cards_left[b][state.place[b] >= 0] == 0).all(), "a finished player holds cards")
     _expect((state.to_return[b] == 0).all(), "cards still to return during play")
+
+
+def _check_asks(engine: Engine, state: State, b: int, kinds: npt.NDArray[np.int8]) -> None:
+    """``president_asks``: the President asks (every card of the pack), owing nothing yet."""
+    cur = int(state.current[b])
+    _expect(engine.rules.president_asks, "asks left without president_asks")
+    _expect(int(state.title[b, cur]) == 0, f"player {cur} asks but is not the President")
+    _expect(state.to_return[b, cur] == 0, f"the President {cur} owes cards before asking")
+    _expect(
+        (kinds == Kind.ASK).all() and len(kinds) == engine.layout.num_ask,
+        "the asking President may not name every card of the pack",
+    )
 
 
 def check_deal_end(rules: Rules, state: State, b: int, rewards: npt.NDArray[np.float32]) -> None:

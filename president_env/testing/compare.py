@@ -3,10 +3,13 @@ reporting a disagreement with the code that replays it.
 
 :func:`state_differences` lists every field where the two differ: phase, player to act, hands,
 pile (kind, rank, size, last player), passes, revolution, places, titles, scores, deal number,
-dealer, cards played, the exchange (cards given, received, still to return), ``deal_over`` and
-the deal's rewards (:func:`president_env.rewards.deal_rewards` with the linear table, against
-the reference's ``deal_over_rewards``). :func:`reproduction` writes the report that
-:mod:`president_env.testing.difftest` and :mod:`president_env.testing.checks` raise.
+dealer, cards played, the exchange (cards given, received, still to return), the state of the
+variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
+``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
+``ask_held``), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
+with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
+writes the report that :mod:`president_env.testing.difftest` and
+:mod:`president_env.testing.checks` raise.
 """
 
 from __future__ import annotations
@@ -59,6 +62,12 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
         "received": state.received[b].tolist(),
         "to_return": state.to_return[b].tolist(),
         "deal_over": bool(state.deal_over[b]),
+        "pending": bool(state.pending[b]),
+        "row_rank": int(state.row_rank[b]),
+        "row_count": int(state.row_count[b]),
+        "asks_left": int(state.asks_left[b]),
+        "asked": state.asked[b].tolist(),
+        "ask_held": state.ask_held[b].tolist(),
     }
 
 
@@ -85,6 +94,12 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "received": ref.received,
         "to_return": ref.to_return,
         "deal_over": ref.deal_over,
+        "pending": ref.pending,
+        "row_rank": ref.row_rank,
+        "row_count": ref.row_count,
+        "asks_left": ref.asks_left,
+        "asked": ref.asked,
+        "ask_held": ref.ask_held,
     }
 
 
@@ -118,9 +133,9 @@ def state_differences(
             diffs.append(f"{name}: engine {got[name]} != reference {want[name]}")
     if rewards is None:
         rewards = batch_rewards(ref.rules, state)
-    row = rewards[b].astype(np.float64)
-    if not np.allclose(row, ref.deal_over_rewards, atol=1e-6):
-        diffs.append(f"rewards: engine {row.tolist()} != reference {ref.deal_over_rewards}")
+    row = rewards[b].tolist()
+    if any(abs(g - w) > 1e-6 for g, w in zip(row, ref.deal_over_rewards)):
+        diffs.append(f"rewards: engine {row} != reference {ref.deal_over_rewards}")
     return [_short(d) for d in diffs]
 
 

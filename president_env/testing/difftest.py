@@ -13,26 +13,32 @@ Command line (a progress line every few seconds; exit status 1 at the first disa
 which is printed with a reproduction)::
 
     python -m president_env.testing.difftest --games 100000 [--preset NAME] [--players N] [--seed S]
-                    [--batch B] [--jobs J] [--mix | --pairwise] [--given-hands F] [--keep-going]
+                    [--batch B] [--jobs J] [--mix | --pairwise | --variants] [--given-hands F]
+                    [--keep-going]
 
 Without ``--preset`` the configurations cycle through every preset at every player count and,
 every third batch, a random mix of options (``--mix``: random mixes only; ``--pairwise``: a set
 of rules where every pair of values of any two options appears, see
-:mod:`president_env.testing.configs`). A disagreement is reported with the rules, the game's
-seed, its given hands (if any) and its action sequence; :func:`replay` plays such a game again
-in both implementations and raises at the first difference.
+:mod:`president_env.testing.configs`; ``--variants``: the six options of ``RULES.md`` section
+12 forced into every combination of their test values, at every player count 3-8 with one and
+with two decks, the other options random, see :func:`variant_rules`). A disagreement is
+reported with the rules, the game's seed, its given hands (if any) and its action sequence;
+:func:`replay` plays such a game again in both implementations and raises at the first
+difference.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +46,7 @@ import numpy.typing as npt
 from president_env.cli import parse, parser
 from president_env.core.actions import ActionLayout
 from president_env.core.engine import Engine, State
-from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
 from president_env.testing.compare import (
     Disagreement,
     HandsText,
@@ -51,6 +57,7 @@ from president_env.testing.compare import (
     state_differences,
 )
 from president_env.testing.configs import (
+    ENABLING,
     pairwise_rules,
     preset_rules,
     random_hands,
@@ -71,7 +78,31 @@ __all__ = [
     "random_rules",
     "replay",
     "state_differences",
+    "variant_rules",
 ]
+
+VARIANTS = (
+    "revolution_timing",
+    "western_revolution",
+    "bombs",
+    "runs_mixed_suits",
+    "max_run_length",
+    "president_asks",
+)
+"""The further variants of ``RULES.md`` section 12."""
+
+VARIANT_COMBINATIONS: list[dict[str, Any]] = [
+    dict(zip(VARIANTS, values))
+    for values in itertools.product(
+        *(list(dict.fromkeys(OPTIONS[name].test_values())) for name in VARIANTS)
+    )
+]
+"""Every combination of the distinct test values of the variants (2 x 2 x 4 x 2 x 4 x 2), in
+a fixed shuffled order (so that a short run already mixes them all)."""
+random.Random("variants").shuffle(VARIANT_COMBINATIONS)
+
+TABLES = [(players, decks) for players in range(3, 9) for decks in (1, 2)]
+"""Player counts and decks of the ``--variants`` runs."""
 
 
 @dataclass
@@ -86,6 +117,27 @@ class Tally:
         self.games += other.games
         self.steps += other.steps
         self.deals += other.deals
+
+
+def variant_rules(number: int, rng: random.Random, players: int | None = None) -> Rules:
+    """The rules of batch ``number`` of a ``--variants`` run.
+
+    Combination ``number % 256`` of :data:`VARIANT_COMBINATIONS`, at the table (players,
+    decks) ``(number // 256 + number) % 12`` of :data:`TABLES` (so batches 0..3071 hold every
+    combination at every table; ``players`` fixes the count), the other options drawn by
+    :func:`random_rules` from ``rng`` (at most 3 deals), and the option each variant that is
+    not at its default refines turned on (:data:`~president_env.testing.configs.ENABLING`;
+    ``president_asks`` with at least 2 deals)."""
+    combination = VARIANT_COMBINATIONS[number % len(VARIANT_COMBINATIONS)]
+    count, decks = TABLES[(number // len(VARIANT_COMBINATIONS) + number) % len(TABLES)]
+    values = random_rules(rng, count if players is None else players, max_deals=3).to_dict()
+    values.update(decks=decks, **combination)
+    for name, value in combination.items():
+        requirement = OPTIONS[name].requires
+        if requirement is not None and value != Rules.__dataclass_fields__[name].default:
+            for key, needed in ENABLING[requirement].items():
+                values[key] = max(values[key], needed) if key == "deals" else needed
+    return Rules(**values)
 
 
 # ---------------------------------------------------------------------------- playing
@@ -295,17 +347,24 @@ def make_jobs(
     players: int | None = None,
     given_hands: float = 0.1,
     illegal_checks: float = 0.01,
+    variants: bool = False,
 ) -> Iterator[BatchJob]:
     """The batches of a run, drawn from ``seed`` alone.
 
     Batch ``i`` uses ``presets[i % len(presets)]``, except every ``mix_every``-th batch (or
-    every batch, without presets), which uses a random mix of options.
+    every batch, without presets), which uses a random mix of options; with ``variants`` batch
+    ``i`` uses :func:`variant_rules` ``(i, ...)``.
     """
     master = random.Random(seed)
     left, number = games, 0
     while left > 0:
         mix = not presets or (mix_every > 0 and number % mix_every == mix_every - 1)
-        rules = random_rules(master, players) if mix else presets[number % len(presets)]
+        if variants:
+            rules = variant_rules(number, master, players)
+        elif mix:
+            rules = random_rules(master, players)
+        else:
+            rules = presets[number % len(presets)]
         size = min(batch, left)
         seeds = [master.randrange(2**62) for _ in range(size)]
         hands = None
@@ -334,6 +393,9 @@ class Args:
     """Only random mixes of options."""
     pairwise: bool = False
     """Cycle through rules where every pair of values of any two options appears."""
+    variants: bool = False
+    """Force the six options of RULES.md section 12 into every combination (players 3-8, one and
+    two decks, other options random)."""
     given_hands: float = 0.1
     """Fraction of batches whose first deal is a random partial deal (init_from_hands)."""
     illegal_checks: float = 0.01
@@ -355,15 +417,15 @@ def _configurations(parser: argparse.ArgumentParser, args: Args) -> list[Rules]:
         parser.error(f"--preset must be one of {sorted(PRESETS)}, got {args.preset!r}")
     if args.games < 1 or args.batch < 1 or args.jobs < 1:
         parser.error("--games, --batch and --jobs must be positive")
-    if sum(map(bool, (args.mix, args.preset, args.pairwise))) > 1:
-        parser.error("--mix, --preset and --pairwise exclude each other")
+    if sum(map(bool, (args.mix, args.preset, args.pairwise, args.variants))) > 1:
+        parser.error("--mix, --preset, --pairwise and --variants exclude each other")
     if args.players is not None and not 3 <= args.players <= 8:
         parser.error("--players must be from 3 to 8")
     if args.preset and args.players is not None:
         lo, hi = PRESET_PLAYERS[args.preset]
         if not lo <= args.players <= hi:
             parser.error(f"preset {args.preset} is for {lo}-{hi} players")
-    if args.mix:
+    if args.mix or args.variants:
         return []
     if args.pairwise:
         return pairwise_rules(args.players, seed=args.seed)
@@ -415,6 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         players=args.players,
         given_hands=args.given_hands,
         illegal_checks=args.illegal_checks,
+        variants=args.variants,
     )
     pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
     results = pool.imap_unordered(run_job, jobs) if pool else map(run_job, jobs)

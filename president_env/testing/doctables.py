@@ -50,6 +50,8 @@ def _md_allowed(opt: Option) -> str:
 
 
 def _md_cell(value: Any) -> str:
+    if value is None:
+        return "-"
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 

@@ -35,17 +35,36 @@ Decisions where ``RULES.md`` leaves a choice (shared with the engine):
    starts in the same step, dealt by the previous Bum.
 8. The first deal is dealt by seat P-1 and led by the lowest seat holding the 3 of clubs (seat 0
    if nobody holds it) or by seat 0 (``first_lead="seat0"``).
-9. Exchange (``rules.exchange_on``) before every later deal: the Bum gives its two best cards
-   (highest ids, one at a time) to the President and, with 4+ players, the Vice-Bum its best card
-   to the Vice-President; then the President returns two cards of its choice (one ``give``
-   action each) and the Vice-President one. Then the Bum leads. Without the exchange the Bum
-   leads too.
+9. Exchange (``rules.exchange_on``, :mod:`president_env.testing.reference_exchange`) before
+   every later deal: the Bum gives its two best cards (highest ids, one at a time) to the
+   President and, with 4+ players, the Vice-Bum its best card to the Vice-President; then the
+   President returns two cards of its choice (one ``give`` action each) and the Vice-President
+   one. Then the Bum leads. Without the exchange the Bum leads too.
 10. ``played`` counts the natural cards played per rank in the current deal, plus the jokers.
+
+The further variants of ``RULES.md`` section 12 (each off by default):
+
+11. ``revolution_timing="next_trick"``: a play that starts a revolution toggles ``pending``
+    instead of ``revolution``; when the trick ends (all others passed, a clearing play, a bomb)
+    the pending change is applied first, then the next leader is found. At the end of a deal
+    the next deal starts afresh; after the last deal the final state shows the last trick as it
+    was played (pile, ``pending`` and the row of singles, like ``revolution``), nothing applied.
+12. ``western_revolution``: play (the next player to act, the next leader when the trick's
+    winner is out) goes to the right (seat i-1) while ``revolution`` is on. Four natural singles
+    of one rank in a row in one trick (passes between them allowed; any other play and the end
+    of the trick break the row: ``row_rank``, ``row_count``) also start a revolution, and the
+    row starts again.
+13. ``bombs``: a set or jokers-only set of at least ``bombs`` cards may lead or follow, in
+    turn, on any pile, and clears it (:func:`~president_env.testing.reference_plays.is_bomb`).
+14. ``runs_mixed_suits`` and ``max_run_length``: see
+    :mod:`president_env.testing.reference_plays`.
+15. ``president_asks``: the Bum's two best cards do not go; the President asks
+    ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
+    it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
+    per ask, then the Vice-President one.
 """
 
 from __future__ import annotations
-
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -54,28 +73,36 @@ from president_env.core.actions import PASS, ActionLayout, Kind
 from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, THREE_OF_CLUBS, Rank
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
-
-Phase = Literal["exchange", "play", "done"]
+from president_env.testing.reference_exchange import ASKS, Exchange, Phase
+from president_env.testing.reference_plays import (
+    Hand,
+    Play,
+    is_bomb,
+    mixed_run_cards,
+    run_ids,
+    runs_in_hand,
+    sets_in_hand,
+)
 
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
 
-Hand = list[int]
-"""53 counts, one per card id (plain Python ints: this module favours clarity over speed)."""
 
-
-class ReferenceGame:
+class ReferenceGame(Exchange):
     """One game of President (one or more deals), stepped one action at a time.
 
     Public state (read it, do not write it): ``phase``, ``current``, ``hands``, ``pile_kind``,
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
-    ``to_return``, ``deal_over`` and ``deal_over_rewards``.
+    ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked`` and ``ask_held`` (as in the engine's
+    State).
     """
 
     def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
         self.rules = rules
         self.layout = ActionLayout(rules)
+        self._run_ids = run_ids(self.layout)
         self._legal: list[int] | None = None  # legal actions of the current state, once found
         self.seed = int(seed)
         self.num_players: int = rules.num_players
@@ -107,14 +134,6 @@ class ReferenceGame:
         return np.array(self._hands, dtype=np.int64)
 
     @property
-    def to_return(self) -> list[int]:
-        """Per seat, the cards still to return in the exchange."""
-        return [
-            sum(1 for giver, _ in self._returns_due if giver == seat)
-            for seat in range(self.num_players)
-        ]
-
-    @property
     def is_over(self) -> bool:
         return self.phase == "done"
 
@@ -130,6 +149,18 @@ class ReferenceGame:
         self.place: list[int] = [-1] * players
         self.passed: list[bool] = [False] * players
         self.revolution = False
+        self.pending = False
+        """``next_trick``: a revolution waits for the end of the trick."""
+        self.row_rank = -1
+        """``western_revolution``: rank of the row of natural singles in this trick (-1 none)."""
+        self.row_count = 0
+        """... and how many of them in a row."""
+        self.asks_left = 0
+        """``president_asks``: asks the President still has to make."""
+        self.asked: list[int] = [-1] * ASKS
+        """Card named by each ask of this deal's exchange, -1 if not made."""
+        self.ask_held: list[int] = [-1] * ASKS
+        """1 if the Bum held the card of that ask, 0 if not, -1 if not made."""
         self.played: list[int] = [0] * (NUM_RANKS + 1)
         self._clear_pile()
         self.gave: list[Hand] = [[0] * NUM_CARDS for _ in range(players)]
@@ -146,37 +177,13 @@ class ReferenceGame:
         self.last_player: int = -1
 
     def _next_deal(self) -> None:
-        """Deal again (dealer: the previous Bum) and make the automatic exchange gifts."""
-        players = self.num_players
-        bum = self.title.index(players - 1)
+        """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
+        bum = self.title.index(self.num_players - 1)
         self._start_deal(deal_hands(self.rules, self.seed, self.deal, bum), dealer=bum)
         self.phase = "play"
         self.current = bum  # the Bum leads (after the exchange, if any)
-        if not self.rules.exchange_on:
-            return
-        president = self.title.index(0)
-        # (giver of best cards, receiver, number of cards)
-        pairs = [(bum, president, 2)]
-        if players >= 4:
-            pairs.append((self.title.index(players - 2), self.title.index(1), 1))
-        for loser, winner, count in pairs:
-            for _ in range(count):  # one at a time: the best, then the best of the rest
-                self._move_card(loser, winner, self._best_card(loser))
-        for loser, winner, count in pairs:  # the President returns first, then the VP
-            self._returns_due += [(winner, loser)] * count
-        self.phase = "exchange"
-        self.current = self._returns_due[0][0]
-
-    def _best_card(self, seat: int) -> int:
-        """Highest card id held: the joker, then 2s (spades first), then aces, ..."""
-        return max(card for card in range(NUM_CARDS) if self._hands[seat][card] > 0)
-
-    def _move_card(self, giver: int, receiver: int, card: int) -> None:
-        """Move one card in the exchange."""
-        self._hands[giver][card] -= 1
-        self._hands[receiver][card] += 1
-        self.gave[giver][card] += 1
-        self.received[receiver][card] += 1
+        if self.rules.exchange_on:
+            self._start_exchange()
 
     # ------------------------------------------------------------------ order of ranks
     def _key(self, rank: int) -> int:
@@ -188,33 +195,15 @@ class ReferenceGame:
         return Rank.THREE if self.revolution else Rank.TWO
 
     # ------------------------------------------------------------------ what a hand can play
-    def _plays_in_hand(self, seat: int, with_runs: bool) -> list[tuple[int, Kind, int, int]]:
+    def _plays_in_hand(self, seat: int, with_runs: bool) -> list[Play]:
         """Every play the hand can make: (action id, kind, rank or run bottom, size).
 
         Runs only ``with_runs`` (they are the slow part, and only a run may follow a run).
         """
-        lay, hand = self.layout, self._hands[seat]
-        jokers = hand[JOKER]
-        plays: list[tuple[int, Kind, int, int]] = []
-        for rank in range(NUM_RANKS):
-            naturals = sum(hand[rank * NUM_SUITS : (rank + 1) * NUM_SUITS])
-            if naturals == 0:  # a set holds at least one natural card
-                continue
-            for size in range(1, min(naturals + jokers, lay.max_set) + 1):
-                plays.append((lay.set_action(rank, size), Kind.SET, rank, size))
-        for size in range(1, jokers + 1):
-            plays.append((lay.jokers_action(size), Kind.JOKERS, -1, size))
-        if self.rules.runs and with_runs:
-            # held_below[suit][r]: natural cards of the suit held among ranks 0..r-1 (one per rank)
-            held_below = [[0] * (NUM_RANKS + 1) for _ in range(NUM_SUITS)]
-            for suit in range(NUM_SUITS):
-                for rank in range(NUM_RANKS):
-                    has = 1 if hand[rank * NUM_SUITS + suit] > 0 else 0
-                    held_below[suit][rank + 1] = held_below[suit][rank] + has
-            for i, (suit, bottom, length) in enumerate(lay.runs):
-                held = held_below[suit][bottom + length] - held_below[suit][bottom]
-                if held >= 1 and length - held <= jokers:  # jokers fill the missing places
-                    plays.append((lay.run_base + i, Kind.RUN, bottom, length))
+        hand = self._hands[seat]
+        plays = sets_in_hand(self.layout, hand)
+        if with_runs:
+            plays += runs_in_hand(self.rules, self._run_ids, hand)
         return plays
 
     # ------------------------------------------------------------------ legality
@@ -252,13 +241,17 @@ class ReferenceGame:
         if self.phase == "done":
             return []
         seat = self.current
+        if self.phase == "exchange" and self.asks_left > 0:  # ask for any card of the pack
+            return [self.layout.ask_base + card for card in range(self.layout.num_ask)]
         if self.phase == "exchange":  # return any card held
             hand = self._hands[seat]
             return [self.layout.give_action(c) for c in range(NUM_CARDS) if hand[c] > 0]
-        legal = [] if self.pile_kind == Kind.PASS else [PASS]  # no pass when leading
+        following = self.pile_kind != Kind.PASS
+        legal = [PASS] if following else []  # no pass when leading
         with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
         for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
-            if self._beats(kind, rank, size):
+            # a bomb goes on any pile, in turn; nothing is compared
+            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)):
                 legal.append(action)
         return sorted(legal)
 
@@ -274,21 +267,14 @@ class ReferenceGame:
         self._legal = None
         self.deal_over = False
         self.deal_over_rewards = [0.0] * self.num_players
-        if self.phase == "exchange":
+        if self.phase == "exchange" and self.layout.kind[action] == Kind.ASK:
+            self._ask(int(self.layout.card[action]))
+        elif self.phase == "exchange":
             self._return_card(int(self.layout.card[action]))
         elif action == PASS:
             self._pass()
         else:
             self._play(action)
-
-    def _return_card(self, card: int) -> None:
-        giver, receiver = self._returns_due.pop(0)
-        self._move_card(giver, receiver, card)
-        if self._returns_due:
-            self.current = self._returns_due[0][0]
-        else:
-            self.phase = "play"
-            self.current = self.title.index(self.num_players - 1)  # the Bum leads
 
     def _pass(self) -> None:
         self.passed[self.current] = True
@@ -302,15 +288,21 @@ class ReferenceGame:
         kind = Kind(int(lay.kind[action]))
         rank, size = int(lay.rank[action]), int(lay.size[action])
 
-        cards = lay.cards_for(action, self._hands[seat])
+        if kind == Kind.RUN and self.rules.runs_mixed_suits:
+            cards = mixed_run_cards(self._hands[seat], rank, size)
+        else:
+            cards = [int(n) for n in lay.cards_for(action, self._hands[seat])]
         for card in range(NUM_CARDS):
-            count = int(cards[card])
+            count = cards[card]
             self._hands[seat][card] -= count
             self.played[PLAYED_JOKERS if card == JOKER else card // NUM_SUITS] += count
 
-        clears = self._clears(kind, rank, size)  # judged in the order before any revolution
-        if self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4:
-            self.revolution = not self.revolution
+        # judged in the order in effect (before any revolution this play starts); a bomb clears
+        clears = is_bomb(self.rules, kind, size) or self._clears(kind, rank, size)
+        four = self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4
+        row_of_four = self._extend_row(kind, rank, size)
+        if four or row_of_four:
+            self._revolt()
 
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
@@ -326,6 +318,40 @@ class ReferenceGame:
             self._new_trick(leader=seat)
         else:
             self.current = self._next_to_act(seat)
+
+    def _extend_row(self, kind: Kind, rank: int, size: int) -> bool:
+        """``western_revolution``: count the row of natural singles of one rank; True when the
+        play is the fourth in a row (the row then starts again). Any other play breaks it."""
+        if not self.rules.western_revolution:
+            return False
+        if kind != Kind.SET or size != 1:
+            self._reset_row()
+            return False
+        if rank == self.row_rank:
+            self.row_count += 1
+        else:
+            self.row_rank, self.row_count = rank, 1
+        if self.row_count == 4:
+            self._reset_row()
+            return True
+        return False
+
+    def _reset_row(self) -> None:
+        self.row_rank, self.row_count = -1, 0
+
+    def _revolt(self) -> None:
+        """A play starts a (counter-)revolution: at once, or pending until the trick ends."""
+        if self.rules.revolution_timing == "next_trick":
+            self.pending = not self.pending
+        else:
+            self.revolution = not self.revolution
+
+    def _end_trick(self) -> None:
+        """The trick ends: a pending revolution takes effect, the row of singles is broken."""
+        if self.pending:
+            self.revolution = not self.revolution
+            self.pending = False
+        self._reset_row()
 
     def _clears(self, kind: Kind, rank: int, size: int) -> bool:
         """Whether a play clears the pile (in the order in effect when it is played)."""
@@ -353,24 +379,32 @@ class ReferenceGame:
             if seat != self.last_player and self._holds_cards(seat)
         )
 
+    @property
+    def direction(self) -> int:
+        """+1 while play goes to the left (seat i+1); -1 to the right (``western_revolution``
+        during a revolution)."""
+        return -1 if self.rules.western_revolution and self.revolution else 1
+
     def _next_to_act(self, seat: int) -> int:
-        """The next seat to the left that holds cards and has not passed."""
+        """The next seat in the direction of play that holds cards and has not passed."""
         for step in range(1, self.num_players + 1):
-            other = (seat + step) % self.num_players
+            other = (seat + step * self.direction) % self.num_players
             if self._holds_cards(other) and not self.passed[other]:
                 return other
         raise AssertionError("nobody can act, but the trick is not over")
 
     def _next_holder(self, seat: int) -> int:
-        """``seat`` if it holds cards, else the next seat to the left that does."""
+        """``seat`` if it holds cards, else the next seat in the direction of play that does."""
         for step in range(self.num_players):
-            other = (seat + step) % self.num_players
+            other = (seat + step * self.direction) % self.num_players
             if self._holds_cards(other):
                 return other
         raise AssertionError("nobody holds cards")
 
     def _new_trick(self, leader: int) -> None:
-        """Clear the pile; ``leader`` leads (or, if out, the next seat to the left in the deal)."""
+        """End the trick, clear the pile; ``leader`` leads (or, if out, the next seat holding
+        cards in the direction of play after any pending revolution)."""
+        self._end_trick()
         self._clear_pile()
         self.passed = [False] * self.num_players
         self.current = self._next_holder(leader)

@@ -183,6 +183,7 @@ function renderControls() {
   $("clear").disabled = !mine || !play.selected.size;
   let hint = "";
   if (mine && play.selected.size && !matches.length) hint = "not a legal play \u2014 change the selection";
+  else if (mine && g.state.phase === "exchange" && g.legal.length && g.legal[0].name.startsWith("ask ")) hint = "name a card the Bum must give you (on the right)";
   else if (mine && g.state.phase === "exchange") hint = `select a card to return (${g.state.seats[g.spec.human].returns} left)`;
   else if (mine && !play.selected.size) hint = "select cards, or pick a play on the right";
   $("hint").textContent = hint;

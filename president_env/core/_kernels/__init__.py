@@ -2,22 +2,25 @@
 
 Each kernel loops over the games of a batch in compiled code (no Python loop over games) and
 over the small constant axes (players, ranks, suits) inside each game. The state reaches them
-as the 21 arrays of :class:`~president_env.core.engine.State` (read by name through
+as the 27 arrays of :class:`~president_env.core.engine.State` (read by name through
 :class:`Arrays`), the rule options as the int64 vector of
 :func:`~president_env.core.rules.rule_params` (read through
 :class:`~president_env.core.rules.RuleParam`), the action layout as :class:`PlayTables` and
 :class:`MaskTables`. :mod:`president_env.core.engine` calls these after validating the inputs;
-the agents' kernels reuse :func:`take_cards` and :data:`SOURCES_HASH`.
+the agents' kernels reuse :func:`take_cards`, :func:`is_bomb`, :func:`direction`,
+:func:`next_active`, :func:`best_card` and :data:`SOURCES_HASH`.
 
 ==============  ===================================================================
 module          concern
 ==============  ===================================================================
 ``_types``      the NamedTuples of arrays the kernels read
 ``_deal``       seeded shuffle, start and end of a deal, new games
-``_legal``      legal actions: sets, jokers alone, runs; first illegal; sampling
-``_play``       one action: cards taken, clears, revolution, going out, next turn
+``_legal``      legal actions: sets, jokers alone, runs, bombs, asks; first illegal; sampling
+``_play``       one action: cards taken, clears, bombs, revolution (pending, Western),
+                going out, asks, next turn (in the direction of play)
 ``_observe``    one player's observation
 ``_advance``    one game in one call (play, mask, observation)
+``_one``        the same through one vector of array addresses; the engine's direct calls
 ``_fused``      many random steps in one call; reset, mask and observation in one call
 ``_pool``       both cores: a kernel over chunks of games on several threads
 ``_inputs``     the action tables, seeds and hands, built and checked in Python
@@ -26,7 +29,7 @@ module          concern
 """
 
 from president_env.core._kernels._advance import advance_kernel
-from president_env.core._kernels._deal import deal_into, init_kernel, reset_where
+from president_env.core._kernels._deal import best_card, deal_into, init_kernel, reset_where
 from president_env.core._kernels._fused import (
     draw_keys,
     draw_uniform,
@@ -37,7 +40,13 @@ from president_env.core._kernels._inputs import as_seeds, mask_tables, parse_han
 from president_env.core._kernels._jit import SOURCES_HASH, kernel
 from president_env.core._kernels._legal import first_illegal, mask_kernel, sample_legal
 from president_env.core._kernels._observe import observe_kernel
-from president_env.core._kernels._play import step_kernel, take_cards
+from president_env.core._kernels._play import (
+    direction,
+    is_bomb,
+    next_active,
+    step_kernel,
+    take_cards,
+)
 from president_env.core._kernels._types import Arrays, MaskTables, Played, PlayTables
 
 __all__ = [
@@ -48,14 +57,18 @@ __all__ = [
     "Played",
     "advance_kernel",
     "as_seeds",
+    "best_card",
     "deal_into",
+    "direction",
     "draw_keys",
     "draw_uniform",
     "first_illegal",
     "init_kernel",
+    "is_bomb",
     "kernel",
     "mask_kernel",
     "mask_tables",
+    "next_active",
     "next_views_kernel",
     "observe_kernel",
     "parse_hands",

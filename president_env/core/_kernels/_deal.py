@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from president_env.core._kernels._jit import kernel
-from president_env.core._kernels._types import Arrays
+from president_env.core._kernels._types import NUM_ASKS, Arrays
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_NATURAL, Kind, Phase, Scoring
 from president_env.core.rules import SCORINGS, RuleParam
 
@@ -79,7 +79,8 @@ def give(st: Arrays, b, src, dst, card):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _best_card(hands, b, p):  # type: ignore[no-untyped-def]
+def best_card(hands, b, p):  # type: ignore[no-untyped-def]
+    """The best card that ``p`` holds (the highest id: the joker, then 2s down), -1 if none."""
     for c in range(NUM_CARDS - 1, -1, -1):
         if hands[b, p, c] > 0:
             return c
@@ -101,7 +102,8 @@ def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------- start of a deal
 @kernel(inline="always")
 def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
-    """An empty pile, nobody passed or finished, no revolution, nothing played or exchanged."""
+    """An empty pile, nobody passed or finished, no revolution (none pending, no row of
+    singles), nothing played, exchanged or asked."""
     st.pile_kind[b] = Kind.PASS
     st.pile_rank[b] = -1
     st.pile_size[b] = 0
@@ -114,6 +116,12 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     st.gave[b, :, :] = 0
     st.received[b, :, :] = 0
     st.to_return[b, :] = 0
+    st.pending[b] = False
+    st.row_rank[b] = -1
+    st.row_count[b] = 0
+    st.asks_left[b] = 0
+    st.asked[b, :] = -1
+    st.ask_held[b, :] = -1
     st.phase[b] = Phase.PLAY
 
 
@@ -131,16 +139,23 @@ def _first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
 @kernel(inline="always")
 def _exchange_gifts(rp, st: Arrays, b, bum):  # type: ignore[no-untyped-def]
     """The Bum gives its two best cards to the President (and, with 4+ players, the Vice-Bum
-    its best card to the Vice-President), who then return as many: the President acts."""
+    its best card to the Vice-President), who then return as many: the President acts. With
+    ``president_asks`` the Bum's cards go as the President asks for them (``asks_left``)."""
     n_players = rp[RuleParam.PLAYERS]
     president = seat_with_title(st.title, b, 0, n_players)
-    for _ in range(2):
-        give(st, b, bum, president, _best_card(st.hands, b, bum))
-    st.to_return[b, president] = 2
+    if rp[RuleParam.PRESIDENT_ASKS] != 0:
+        held = 0
+        for c in range(NUM_CARDS):
+            held += st.hands[b, bum, c]
+        st.asks_left[b] = min(NUM_ASKS, held)
+    else:
+        for _ in range(2):
+            give(st, b, bum, president, best_card(st.hands, b, bum))
+        st.to_return[b, president] = 2
     if n_players >= 4:
         vice_bum = seat_with_title(st.title, b, n_players - 2, n_players)
         vice = seat_with_title(st.title, b, 1, n_players)
-        give(st, b, vice_bum, vice, _best_card(st.hands, b, vice_bum))
+        give(st, b, vice_bum, vice, best_card(st.hands, b, vice_bum))
         st.to_return[b, vice] = 1
     st.phase[b] = Phase.EXCHANGE
     st.current[b] = president

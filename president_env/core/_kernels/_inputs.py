@@ -44,7 +44,9 @@ def mask_tables(layout: ActionLayout) -> MaskTables:
         joker_base=layout.joker_base,
         run_base=layout.run_base,
         give_base=layout.give_base,
-        num_give=layout.num_actions - layout.give_base,
+        num_give=layout.ask_base - layout.give_base,
+        ask_base=layout.ask_base,
+        num_ask=layout.num_ask,
     )
 
 

@@ -5,6 +5,11 @@ Following a play, a set must match the pile's size and beat its rank (or equal i
 ``allow_equal``), a jokers-only set follows a set of its size (or, with ``allow_equal``,
 another jokers-only set), a run follows a run of its length from a higher bottom; leading,
 anything held may be played. In a revolution the rank order is reversed.
+
+Variants: with ``bombs`` every set (or jokers-only set) of at least that many cards held may
+also be played on any pile; with ``runs_mixed_suits`` a run counts the natural cards of its
+ranks in any suit; in the exchange with ``president_asks``, while the President has asks to
+make (``asks_left``), every ask is legal (any card of the pack, held by anyone or not).
 """
 
 from __future__ import annotations
@@ -34,6 +39,29 @@ def _mask_gives(hands, b, p, give_base, num_give, out, row):  # type: ignore[no-
     for c in range(num_give):
         if hands[b, p, c] > 0:
             out[row, give_base + c] = True
+
+
+@kernel(inline="always")
+def _mask_asks(ask_base, num_ask, out, row):  # type: ignore[no-untyped-def]
+    """Exchange with ``president_asks``: the President may name any card of the pack."""
+    for c in range(num_ask):
+        out[row, ask_base + c] = True
+
+
+@kernel(inline="always")
+def _mask_bombs(hands, b, p, bombs, smax, set_base, joker_base, out, row):  # type: ignore[no-untyped-def]
+    """Following with ``bombs``: every set of ``bombs`` or more cards held (natural cards of one
+    rank, jokers filling in, up to ``smax``), and every jokers-only set of that many."""
+    jok = hands[b, p, JOKER]
+    for r in range(NUM_RANKS):
+        c0 = r * NUM_SUITS
+        cnt = hands[b, p, c0] + hands[b, p, c0 + 1] + hands[b, p, c0 + 2] + hands[b, p, c0 + 3]
+        if cnt == 0:
+            continue
+        for s in range(bombs, min(cnt + jok, smax) + 1):
+            out[row, set_base + r * smax + s - 1] = True
+    for s in range(bombs, jok + 1):
+        out[row, joker_base + s - 1] = True
 
 
 @kernel(inline="always")
@@ -67,12 +95,19 @@ def _mask_jokers(jok, pile: Pile, equal, joker_base, out, row):  # type: ignore[
 
 
 @kernel(inline="always")
-def _mask_runs(hands, b, p, pile: Pile, equal, lay: MaskTables, pre, out, row):  # type: ignore[no-untyped-def]
-    """Runs of one suit holding at least one natural card, jokers filling the gaps; following,
-    the pile's length from a bottom that beats it. ``pre`` is int64 [4, 14] scratch."""
-    for u in range(NUM_SUITS):
-        for r in range(NUM_RANKS):  # pre[u, r]: natural cards of suit u held below rank r
-            pre[u, r + 1] = pre[u, r] + (1 if hands[b, p, r * NUM_SUITS + u] > 0 else 0)
+def _mask_runs(hands, b, p, pile: Pile, equal, mixed, lay: MaskTables, pre, out, row):  # type: ignore[no-untyped-def]
+    """Runs of one suit (any suits if ``mixed``: suit -1) holding at least one natural card,
+    jokers filling the gaps; following, the pile's length from a bottom that beats it. ``pre``
+    is int64 [4, 14] scratch."""
+    if mixed:  # pre[0, r]: ranks below r held in any suit
+        for r in range(NUM_RANKS):
+            c0 = r * NUM_SUITS
+            any_ = hands[b, p, c0] + hands[b, p, c0 + 1] + hands[b, p, c0 + 2] + hands[b, p, c0 + 3]
+            pre[0, r + 1] = pre[0, r] + (1 if any_ > 0 else 0)
+    else:
+        for u in range(NUM_SUITS):
+            for r in range(NUM_RANKS):  # pre[u, r]: natural cards of suit u held below rank r
+                pre[u, r + 1] = pre[u, r] + (1 if hands[b, p, r * NUM_SUITS + u] > 0 else 0)
     leading = pile.kind == Kind.PASS
     jok = hands[b, p, JOKER]
     for i in range(lay.run_len.shape[0]):
@@ -80,7 +115,7 @@ def _mask_runs(hands, b, p, pile: Pile, equal, lay: MaskTables, pre, out, row): 
         bottom = lay.run_bottom[i]
         if not leading and (length != pile.size or not beats(bottom, pile.rank, pile.rev, equal)):
             continue
-        u = lay.run_suit[i]
+        u = max(lay.run_suit[i], 0)
         nat = pre[u, bottom + length] - pre[u, bottom]
         if nat >= 1 and length - nat <= jok:
             out[row, lay.run_base + i] = True
@@ -102,13 +137,19 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
     equal = rp[RuleParam.ALLOW_EQUAL] != 0
     smax = rp[RuleParam.MAX_SET]
     runs = rp[RuleParam.RUNS] != 0
+    mixed = rp[RuleParam.RUNS_MIXED_SUITS] != 0
+    bombs = rp[RuleParam.BOMBS]
+    asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     for b in range(lo, hi):
         for a in range(out.shape[1]):
             out[b, a] = False
         phase = st.phase[b]
         p = st.current[b]
         if phase == Phase.EXCHANGE:
-            _mask_gives(hands, b, p, lay.give_base, lay.num_give, out, b)
+            if asks and st.asks_left[b] > 0:
+                _mask_asks(lay.ask_base, lay.num_ask, out, b)
+            else:
+                _mask_gives(hands, b, p, lay.give_base, lay.num_give, out, b)
         elif phase == Phase.PLAY:
             pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], st.revolution[b])
             if pile.kind != Kind.PASS:
@@ -117,7 +158,9 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
                 _mask_sets(hands, b, p, pile, equal, smax, lay.set_base, out, b)
             _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, b)
             if runs and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
-                _mask_runs(hands, b, p, pile, equal, lay, pre, out, b)
+                _mask_runs(hands, b, p, pile, equal, mixed, lay, pre, out, b)
+            if bombs > 0 and pile.kind != Kind.PASS:
+                _mask_bombs(hands, b, p, bombs, smax, lay.set_base, lay.joker_base, out, b)
 
 
 @kernel

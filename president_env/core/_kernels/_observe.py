@@ -22,6 +22,29 @@ def _clear(out, b, start, n):  # type: ignore[no-untyped-def]
         out[b, i] = 0.0
 
 
+@kernel(inline="always")
+def _row(out, b, o_row, row_rank, row_count):  # type: ignore[no-untyped-def]
+    """The ``row`` block: one-hot rank of the row of singles (none: all zero), count / 4."""
+    _clear(out, b, o_row, NUM_RANKS)
+    if row_rank >= 0:
+        out[b, o_row + row_rank] = 1.0
+    out[b, o_row + NUM_RANKS] = row_count / 4.0
+
+
+@kernel(inline="always")
+def _asks(out, b, o_asked, o_held, asked, ask_held):  # type: ignore[no-untyped-def]
+    """The ``asked`` and ``ask_held`` blocks: per card id, the asks naming it (``asked[i]``,
+    -1 not made) and those of them that the Bum held (``ask_held[i] == 1``)."""
+    _clear(out, b, o_asked, NUM_CARDS)
+    _clear(out, b, o_held, NUM_CARDS)
+    for i in range(asked.shape[0]):
+        c = asked[i]
+        if c >= 0:
+            out[b, o_asked + c] += 1.0
+            if ask_held[i] == 1:
+                out[b, o_held + c] += 1.0
+
+
 @kernel
 def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignore[no-untyped-def]
     """``out[b]`` (float32 [B, O]) = the observation of seat ``me = players[b]`` in game b;
@@ -30,6 +53,9 @@ def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignor
     ``lo <= b < hi``."""
     st = Arrays(*arrays)
     n_players = rp[RuleParam.PLAYERS]
+    pending = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0  # the blocks of the further variants
+    western = rp[RuleParam.WESTERN_REVOLUTION] != 0  # (size 0 when their option is off)
+    asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     for b in range(lo, hi):
         me = players[b]
         _clear(out, b, off[ObsBlock.PILE_KIND], 4)
@@ -71,4 +97,12 @@ def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignor
             out[b, off[ObsBlock.SCORE] + k] = st.scores[b, q]
         out[b, off[ObsBlock.TO_RETURN]] = st.to_return[b, me]
         out[b, off[ObsBlock.DEAL]] = st.deal[b] / deals
+        if pending:
+            out[b, off[ObsBlock.PENDING]] = _flag(st.pending[b])
+        if western:
+            out[b, off[ObsBlock.DIRECTION]] = _flag(st.revolution[b])  # right iff reversed
+            _row(out, b, off[ObsBlock.ROW], st.row_rank[b], st.row_count[b])
+        if asks:
+            out[b, off[ObsBlock.ASKS_LEFT]] = st.asks_left[b]
+            _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
 

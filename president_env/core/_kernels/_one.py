@@ -1,6 +1,6 @@
 """One game in one compiled call, its arrays handed over as one int64 vector of addresses.
 
-Typing and unboxing the 21 state arrays and the 10 table arrays that
+Typing and unboxing the 27 state arrays and the 10 table arrays that
 :func:`~president_env.core._kernels._advance.advance_kernel` takes costs ~3.5 us per call from
 Python, more than the game's own work (~2 us). :func:`one_advance` takes instead one int64
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
@@ -17,15 +17,19 @@ against :data:`STATE_FIELDS` (the order of :class:`~president_env.core._kernels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import carray
+import numpy.typing as npt
+from numba import carray, literal_unroll
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from president_env.core._kernels._advance import advance_kernel
 from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._legal import first_illegal, mask_kernel
+from president_env.core._kernels._play import step_kernel
 
 SLOT = 4
 """int64 per array in the spec: the address, then the dimensions (unused ones 0)."""
@@ -52,13 +56,21 @@ STATE_FIELDS: tuple[tuple[type, int], ...] = (
     (np.bool_, 1),  # deal_over
     (np.uint64, 1),  # seed
     (np.int8, 1),  # dealer
+    (np.bool_, 1),  # pending
+    (np.int8, 1),  # row_rank
+    (np.int8, 1),  # row_count
+    (np.int8, 1),  # asks_left
+    (np.int8, 2),  # asked
+    (np.int8, 2),  # ask_held
 )
-"""(dtype, ndim) of each state array, in the order of ``Arrays``: the slots 0..20 of a spec."""
+"""(dtype, ndim) of each state array, in the order of ``Arrays``: the slots 0..26 of a spec."""
+NUM_STATE = len(STATE_FIELDS)
 
 TABLE_SLOTS = 10
 """int64 vectors after the state: rule params, 5 play tables, 3 run tables, obs offsets."""
-INT_FIELDS = 6
-"""Integers after the arrays: set_base, joker_base, run_base, give_base, num_give, deals."""
+INT_FIELDS = 8
+"""Integers after the arrays: set_base, joker_base, run_base, give_base, num_give, ask_base,
+num_ask, deals."""
 
 
 def _void_pointer(typingctx, addr):  # type: ignore[no-untyped-def]
@@ -92,12 +104,10 @@ def _a3(spec, slot, dtype):  # type: ignore[no-untyped-def]
     return carray(_pointer(spec[i]), (spec[i + 1], spec[i + 2], spec[i + 3]), dtype)
 
 
-@kernel
-def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
-    """``advance_kernel`` on the arrays of ``spec`` (see the module docstring): game 0 takes
-    ``action`` (unless < 0), ``mask`` and ``obs`` receive the next player's; returns that
-    player (-1 once the game is over)."""
-    arrays = (
+@kernel(inline="always")
+def state_arrays(spec):  # type: ignore[no-untyped-def]
+    """The state arrays of slots 0..26 of ``spec``, as views (the tuple the kernels take)."""
+    return (
         _a3(spec, 0, np.int8), _a1(spec, 1, np.int8), _a1(spec, 2, np.int8),
         _a1(spec, 3, np.int8), _a1(spec, 4, np.int8), _a1(spec, 5, np.int8),
         _a1(spec, 6, np.int8), _a2(spec, 7, np.bool_), _a1(spec, 8, np.bool_),
@@ -105,12 +115,68 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
         _a2(spec, 12, np.int32), _a1(spec, 13, np.int16), _a2(spec, 14, np.int8),
         _a3(spec, 15, np.int8), _a3(spec, 16, np.int8), _a2(spec, 17, np.int8),
         _a1(spec, 18, np.bool_), _a1(spec, 19, np.uint64), _a1(spec, 20, np.int8),
+        _a1(spec, 21, np.bool_), _a1(spec, 22, np.int8), _a1(spec, 23, np.int8),
+        _a1(spec, 24, np.int8), _a2(spec, 25, np.int8), _a2(spec, 26, np.int8),
     )
-    rp = _a1(spec, 21, np.int64)
-    play = (_a1(spec, 22, np.int64), _a1(spec, 23, np.int64), _a1(spec, 24, np.int64),
-            _a1(spec, 25, np.int64), _a1(spec, 26, np.int64))
-    n = 31 * SLOT
-    runs = (_a1(spec, 27, np.int64), _a1(spec, 28, np.int64), _a1(spec, 29, np.int64),
-            spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4])
-    off = _a1(spec, 30, np.int64)
-    return advance_kernel(rp, play, runs, off, spec[n + 5], arrays, action, mask, obs)
+
+
+@kernel
+def mask_at(rp, tables, spec, out, lo, hi):  # type: ignore[no-untyped-def]
+    """``mask_kernel`` on the state arrays of ``spec`` (:func:`state_spec`)."""
+    mask_kernel(rp, tables, state_arrays(spec), out, lo, hi)
+
+
+@kernel
+def step_at(rp, tables, spec, actions, lo, hi):  # type: ignore[no-untyped-def]
+    """``step_kernel`` on the state arrays of ``spec`` (:func:`state_spec`)."""
+    step_kernel(rp, tables, state_arrays(spec), actions, lo, hi)
+
+
+@kernel
+def first_illegal_at(rp, tables, spec, actions, num_actions):  # type: ignore[no-untyped-def]
+    """``first_illegal`` on the state arrays of ``spec`` (:func:`state_spec`)."""
+    return first_illegal(rp, tables, state_arrays(spec), actions, num_actions)
+
+
+@kernel
+def fill_spec(arrays, spec):  # type: ignore[no-untyped-def]
+    """Write the slots (address, dimensions) of a tuple of arrays into ``spec``."""
+    i = 0
+    for a in literal_unroll(arrays):
+        spec[i * SLOT] = a.ctypes.data
+        for d in range(a.ndim):
+            spec[i * SLOT + 1 + d] = a.shape[d]
+        i += 1  # noqa: SIM113 (numba: no enumerate over literal_unroll)
+
+
+def state_spec(arrays: Sequence[np.ndarray]) -> npt.NDArray[np.int64] | None:
+    """The address vector of the state arrays alone (slots 0..26, as in a spec), or None when
+    one cannot be handed over by address (other dtype or dimensions, not C-contiguous,
+    unaligned or read-only)."""
+    if len(arrays) != NUM_STATE:
+        return None
+    for arr, (dtype, ndim) in zip(arrays, STATE_FIELDS):
+        f = arr.flags
+        if arr.dtype != dtype or arr.ndim != ndim or not (f.c_contiguous and f.aligned
+                                                           and f.writeable):
+            return None
+    spec = np.zeros(NUM_STATE * SLOT, np.int64)
+    fill_spec(tuple(arrays), spec)
+    return spec
+
+
+@kernel
+def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
+    """``advance_kernel`` on the arrays of ``spec`` (see the module docstring): game 0 takes
+    ``action`` (unless < 0), ``mask`` and ``obs`` receive the next player's; returns that
+    player (-1 once the game is over)."""
+    arrays = state_arrays(spec)
+    t = NUM_STATE  # the tables follow the state
+    rp = _a1(spec, t, np.int64)
+    play = (_a1(spec, t + 1, np.int64), _a1(spec, t + 2, np.int64), _a1(spec, t + 3, np.int64),
+            _a1(spec, t + 4, np.int64), _a1(spec, t + 5, np.int64))
+    n = (t + TABLE_SLOTS) * SLOT
+    runs = (_a1(spec, t + 6, np.int64), _a1(spec, t + 7, np.int64), _a1(spec, t + 8, np.int64),
+            spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4], spec[n + 5], spec[n + 6])
+    off = _a1(spec, t + 9, np.int64)
+    return advance_kernel(rp, play, runs, off, spec[n + 7], arrays, action, mask, obs)

@@ -4,19 +4,27 @@ the exchange's returned cards, and who acts next.
 :func:`step_kernel` reads as the rules of a turn; its helpers take the game's numbers and the
 few arrays they touch (see :mod:`._types` on why not the whole state inside the loop).
 
+The variants of RULES.md section 12, each behind its rule parameter (read once per call, so a
+game without them runs the same instructions as before): a bomb (:func:`is_bomb`) clears the
+pile; with ``revolution_timing="next_trick"`` a revolving play toggles ``pending``, which the
+end of the trick applies before the next leader is found; with ``western_revolution`` play
+turns to the right during a revolution (:func:`direction`) and a row of four single natural
+cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
+President's asks (``Kind.ASK``), answered at once from the Bum's hand.
+
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
 natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
-for each place held and a joker for each other.
+(mixed suits: the lowest suit held) for each place held and a joker for each other.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from president_env.core._kernels._deal import end_deal, give, seat_with_title
+from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
 from president_env.core._kernels._jit import kernel
-from president_env.core._kernels._types import Arrays, PlayTables
+from president_env.core._kernels._types import NUM_ASKS, Arrays, PlayTables
 from president_env.core.constants import EIGHT, JOKER, NUM_CARDS, NUM_SUITS, TOP, Kind, Phase
 from president_env.core.rules import RuleParam
 
@@ -27,7 +35,8 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
     """Write into ``out`` (an int vector of 53 counts) the cards that the action (kind, rank,
     size, suit, card: one row of the action tables) takes from ``hand`` (53 counts).
 
-    A pass takes nothing; the hand is assumed able to make the play (see the mask).
+    A pass or an ask takes nothing; a run of suit -1 (mixed suits) takes the lowest suit held
+    of each rank; the hand is assumed able to make the play (see the mask).
     """
     out[:] = 0
     if kind == Kind.SET:
@@ -44,6 +53,10 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
         missing = 0
         for r in range(rank, rank + size):
             c = r * NUM_SUITS + suit
+            if suit < 0:  # mixed suits: the lowest suit held
+                c = r * NUM_SUITS
+                while c < (r + 1) * NUM_SUITS - 1 and hand[c] == 0:
+                    c += 1
             if hand[c] > 0:
                 out[c] = 1
             else:
@@ -95,20 +108,29 @@ def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def next_active(place, passed, b, seat, n_players, skip_passed):  # type: ignore[no-untyped-def]
-    """Next seat to the left of ``seat`` still holding cards (and not passed, if asked)."""
+def next_active(place, passed, b, seat, n_players, skip_passed, d):  # type: ignore[no-untyped-def]
+    """Next seat from ``seat`` in direction ``d`` (1: to the left, -1: to the right) still
+    holding cards (and not passed, if asked)."""
     for i in range(1, n_players + 1):
-        q = (seat + i) % n_players
+        q = (seat + n_players + d * i) % n_players
         if place[b, q] < 0 and not (skip_passed and passed[b, q]):
             return q
     return -1
 
 
 @kernel(inline="always")
+def direction(western, revolution):  # type: ignore[no-untyped-def]
+    """Direction of play: -1 (to the right) in a revolution with ``western_revolution``
+    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left). (Scalars only: handing ``rp`` to
+    a helper in a game loop costs a reference count per call.)"""
+    return -1 if western and revolution else 1
+
+
+@kernel(inline="always")
 def new_trick(  # type: ignore[no-untyped-def]
-    pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players
+    pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d
 ):
-    """Clear the pile; the winner leads, or the next seat to the left holding cards."""
+    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards."""
     pile_kind[b] = Kind.PASS
     pile_rank[b] = -1
     pile_size[b] = 0
@@ -117,7 +139,7 @@ def new_trick(  # type: ignore[no-untyped-def]
     if place[b, winner] < 0:
         current[b] = winner
     else:
-        current[b] = next_active(place, passed, b, winner, n_players, False)
+        current[b] = next_active(place, passed, b, winner, n_players, False, d)
 
 
 @kernel(inline="always")
@@ -137,6 +159,43 @@ def _revolts(rp, kind, size):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def is_bomb(bombs, kind, size):  # type: ignore[no-untyped-def]
+    """Whether a play is a bomb: a set or jokers-only set of ``bombs`` (``RuleParam.BOMBS``,
+    0 for none) or more cards."""
+    return bombs > 0 and (kind == Kind.SET or kind == Kind.JOKERS) and size >= bombs
+
+
+@kernel(inline="always")
+def _row_of_singles(row_rank, row_count, b, kind, rank, size):  # type: ignore[no-untyped-def]
+    """Western revolution: count a single natural card into the trick's row of singles of one
+    rank (any other play breaks the row); returns whether it is the fourth, which revolts (the
+    row then starts again)."""
+    if kind != Kind.SET or size != 1:
+        row_rank[b] = -1
+        row_count[b] = 0
+        return False
+    if row_rank[b] == rank:
+        row_count[b] += 1
+    else:
+        row_rank[b] = rank
+        row_count[b] = 1
+    if row_count[b] < 4:
+        return False
+    row_rank[b] = -1
+    row_count[b] = 0
+    return True
+
+
+@kernel(inline="always")
+def _end_of_trick(revolution, pending, row_rank, row_count, b):  # type: ignore[no-untyped-def]
+    """The trick ends: a pending revolution takes effect, the row of singles is broken."""
+    if pending[b]:
+        revolution[b] = not revolution[b]
+        pending[b] = False
+    row_rank[b] = -1
+    row_count[b] = 0
+
+@kernel(inline="always")
 def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
     """Exchange: ``p`` gives back ``card`` to its partner (President to Bum, Vice to
     Vice-Bum); once all is returned, the Bum leads."""
@@ -154,6 +213,24 @@ def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
     st.current[b] = seat_with_title(st.title, b, n_players - 1, n_players)
 
 
+@kernel(inline="always")
+def _ask(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
+    """``president_asks``: the President ``p`` names ``card``; the Bum gives one copy if held,
+    else its best card. After the last ask the President returns as many cards as asked."""
+    n_players = rp[RuleParam.PLAYERS]
+    bum = seat_with_title(st.title, b, n_players - 1, n_players)
+    i = 0
+    while i < NUM_ASKS - 1 and st.asked[b, i] >= 0:
+        i += 1
+    st.asked[b, i] = card
+    held = st.hands[b, bum, card] > 0
+    st.ask_held[b, i] = 1 if held else 0
+    give(st, b, bum, p, card if held else best_card(st.hands, b, bum))
+    st.asks_left[b] -= 1
+    if st.asks_left[b] == 0:
+        st.to_return[b, p] = i + 1
+
+
 @kernel
 def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
     """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
@@ -163,6 +240,10 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
     tab = PlayTables(*tables)
     taken = np.zeros(NUM_CARDS, np.int8)
     n_players = rp[RuleParam.PLAYERS]
+    next_trick = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0
+    western = rp[RuleParam.WESTERN_REVOLUTION] != 0
+    variants = next_trick or western  # what the end of a trick has to apply
+    bombs = rp[RuleParam.BOMBS]
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -172,7 +253,10 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
             continue
         p = st.current[b]
         if st.phase[b] == Phase.EXCHANGE:
-            _return_card(rp, st, b, p, tab.card[a])
+            if tab.kind[a] == Kind.ASK:
+                _ask(rp, st, b, p, tab.card[a])
+            else:
+                _return_card(rp, st, b, p, tab.card[a])
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
@@ -183,8 +267,14 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
             size = tab.size[a]
             rev = st.revolution[b]
             _take(st.hands, st.played, b, p, kind, rank, size, tab.suit[a], taken)
-            if _revolts(rp, kind, size):
-                st.revolution[b] = not rev
+            revolts = _revolts(rp, kind, size)
+            if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
+                revolts = True
+            if revolts:
+                if next_trick:
+                    st.pending[b] = not st.pending[b]
+                else:
+                    st.revolution[b] = not rev
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -195,12 +285,15 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
             if went_out and st.n_finished[b] == n_players - 1:
                 end_deal(rp, st, b)  # the last player takes the last place
                 continue
-            if _clears(rp, kind, rank, size, rev):
+            if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
                 winner = p
         if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
             winner = st.last_player[b]
+        if winner >= 0 and variants:  # a pending revolution first, then the next leader
+            _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
+        d = direction(western, st.revolution[b])
         if winner >= 0:
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
-                      st.place, st.current, b, winner, n_players)
+                      st.place, st.current, b, winner, n_players, d)
         else:
-            st.current[b] = next_active(st.place, st.passed, b, p, n_players, True)
+            st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)

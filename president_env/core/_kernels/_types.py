@@ -1,7 +1,7 @@
 """The typed interface of the kernels: the state and the action tables as NamedTuples of arrays.
 
 Python hands every kernel plain tuples (numba types a plain tuple at the call several times
-faster than a NamedTuple: about 2.2 against 3.5 us for the 21 state arrays, which is most of
+faster than a NamedTuple: about 2.2 against 3.5 us for the 27 state arrays, which is most of
 the cost of a step at a batch of one); each kernel called from Python wraps them once, as in
 ``st = Arrays(*arrays)``, and from there on reads fields by name (``st.hands[b, p, c]``;
 arrays are written in place). The field order is that of :class:`~president_env.core.engine.State`.
@@ -9,7 +9,7 @@ arrays are written in place). The field order is that of :class:`~president_env.
 Inside the loop over games, a kernel hands its helpers the numbers of the game (such as a
 :class:`Pile`) and the few arrays they read or write, never the whole NamedTuple: binding a
 tuple of arrays to a helper's parameter costs an atomic reference-count increment and
-decrement per array (~230 ns per game for the 21 arrays, against ~20-100 ns of game logic).
+decrement per array (~300 ns per game for the 27 arrays, against ~20-100 ns of game logic).
 Helpers that run once per deal (dealing, the exchange) take the whole state.
 """
 
@@ -18,6 +18,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
+NUM_ASKS = 2
+"""Asks of the President in one exchange (``president_asks``): the width of ``asked``."""
 
 
 class Arrays(NamedTuple):
@@ -44,6 +47,12 @@ class Arrays(NamedTuple):
     deal_over: np.ndarray
     seed: np.ndarray
     dealer: np.ndarray
+    pending: np.ndarray
+    row_rank: np.ndarray
+    row_count: np.ndarray
+    asks_left: np.ndarray
+    asked: np.ndarray
+    ask_held: np.ndarray
 
 
 class PlayTables(NamedTuple):
@@ -72,6 +81,10 @@ class MaskTables(NamedTuple):
     give_base: int
     num_give: int
     """Give actions (cards that can be returned in the exchange; 0 without exchange)."""
+    ask_base: int
+    """First ask action (``president_asks``; where the give block ends otherwise)."""
+    num_ask: int
+    """Ask actions (cards that can be named; 0 without ``president_asks``)."""
 
 
 class Pile(NamedTuple):
