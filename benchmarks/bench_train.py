@@ -7,10 +7,15 @@ compiled graphs built: their time is reported apart as ``first update s``). ``st
 environment steps as the trainer does (self-play: every decision; pool: the learner's);
 ``update ms`` is the mean time of one ``ppo_update`` (the epochs of minibatch steps), the rest
 of an update's time is acting in the games. "busy" runs ``python -c "while True: pass"`` beside
-the trainer for the whole figure.
+the trainer for the whole figure. ``ran on`` says, for more than one thread, where the update
+and the acting forward ran at the end (``train.common.threads`` times its threads against one
+thread and keeps the faster: "2/1" = the update on 2 threads, acting on 1) and how many times
+the choice changed; ``load`` is the 1-minute load average as the figure starts. ``--rounds`` repeats the whole table, so that figures to compare alternate
+(on a shared machine, compare figures of one round, not of different rounds).
 
     python benchmarks/bench_train.py [--updates 4] [--num-envs 256] [--rollout 64]
         [--trainers selfplay_ppo,ppo_pool] [--threads 1,2] [--compile both] [--busy both]
+        [--rounds 1]
 
 ``--one '<json>'`` runs one figure in this process and prints it as JSON (what the table's
 rows do in their subprocesses).
@@ -19,6 +24,7 @@ rows do in their subprocesses).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -53,6 +59,8 @@ class Args:
     """"no", "yes" or "both": with --compile."""
     busy: str = "both"
     """"no", "yes" or "both": with a CPU-bound process beside the trainer."""
+    rounds: int = 1
+    """Times the whole table is measured."""
     one: str = ""
     """Run one figure (JSON of its settings) and print it as JSON."""
 
@@ -111,7 +119,23 @@ def figure(spec: dict[str, Any], busy: bool) -> dict[str, Any]:
             hog.wait()
     if out.returncode != 0:
         raise RuntimeError(f"figure {spec} failed:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    row["ran_on"] = ran_on(out.stderr, spec["threads"])
+    return row
+
+
+def ran_on(stderr: str, threads: int) -> str:
+    """"update/acting" threads at the end of a run (from the choices' lines on its stderr, see
+    ``train.common.threads``), and the number of changes: "2/1, 1 change"; "-" for 1 thread."""
+    if threads == 1:
+        return "-"
+    lines = [ln for ln in stderr.splitlines() if " now on " in ln]
+    n = str(threads or os.cpu_count() or 1)
+    last = {"update": n, "acting": n}  # both start on their threads
+    for ln in lines:
+        kind = "update" if ": update now on" in ln else "acting"
+        last[kind] = "1" if ln.split(" now on ")[1].startswith("1 thread") else n
+    return f"{last['update']}/{last['acting']}, {len(lines)} change{'s' * (len(lines) != 1)}"
 
 
 def _choices(value: str) -> list[bool]:
@@ -125,19 +149,22 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         return []
     rows: list[dict[str, Any]] = []
     print(f"{'trainer':14s} {'threads':>7s} {'compile':>7s} {'machine':>7s} {'steps/s':>10s} "
-          f"{'update ms':>10s} {'first update s':>15s}", flush=True)
-    for trainer in args.trainers:
-        for busy in _choices(args.busy):
-            for comp in _choices(args.compile):
-                for threads in args.threads:
-                    spec = {"trainer": trainer, "threads": threads, "compile": comp,
-                            "num_envs": args.num_envs, "rollout": args.rollout,
-                            "minibatches": args.minibatches, "updates": args.updates}
-                    r = {**spec, "busy": busy, **figure(spec, busy)}
-                    rows.append(r)
-                    print(f"{trainer:14s} {threads:>7d} {'yes' if comp else 'no':>7s} "
-                          f"{'busy' if busy else 'quiet':>7s} {r['steps_per_s']:>10,.0f} "
-                          f"{r['update_ms']:>10,.0f} {r['first_update_s']:>15.1f}", flush=True)
+          f"{'update ms':>10s} {'first update s':>15s} {'load':>5s}  ran on", flush=True)
+    for _ in range(args.rounds):
+        for trainer in args.trainers:
+            for busy in _choices(args.busy):
+                for comp in _choices(args.compile):
+                    for threads in args.threads:
+                        spec = {"trainer": trainer, "threads": threads, "compile": comp,
+                                "num_envs": args.num_envs, "rollout": args.rollout,
+                                "minibatches": args.minibatches, "updates": args.updates}
+                        load = os.getloadavg()[0]
+                        r = {**spec, "busy": busy, "load": load, **figure(spec, busy)}
+                        rows.append(r)
+                        print(f"{trainer:14s} {threads:>7d} {'yes' if comp else 'no':>7s} "
+                              f"{'busy' if busy else 'quiet':>7s} {r['steps_per_s']:>10,.0f} "
+                              f"{r['update_ms']:>10,.0f} {r['first_update_s']:>15.1f} "
+                              f"{load:>5.1f}  {r['ran_on']}", flush=True)
     return rows
 
 

@@ -74,7 +74,7 @@ def test_the_presets_table_shows_the_new_options_a_preset_sets() -> None:
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     row = next(line for line in lines if line.startswith("| `daifugo_full` |"))
     cells = dict(zip(header, (c.strip() for c in row.strip("|").split("|"))))
-    assert cells["revolution_timing"] == "next_trick" and cells["bombs"] == "4"
+    assert cells["revolution_timing"] == "next_trick" and cells["bombs"] == "5"
     plain = next(line for line in lines if line.startswith("| `daifugo` |"))
     plain_cells = dict(zip(header, (c.strip() for c in plain.strip("|").split("|"))))
     assert plain_cells["revolution_timing"] == "immediate" and plain_cells["bombs"] == "-"

@@ -1,8 +1,8 @@
 """The trainers' speed options: ``--threads`` (default 1), ``--compile`` and ``--device``.
 
 Each runs a tiny training in this process (or a subprocess for the command line's exit code)
-and checks what the option does inside the run: the torch threads the update runs with, a
-compiled policy that trains (slow: ~20 s of compilation) or a clear fallback when compilation
+and checks what the option does inside the run: the threads the update runs on (torch on one,
+the work in slices), a compiled policy that trains (slow: ~20 s of compilation) or a clear fallback when compilation
 fails, a one-line error and exit code 2 for ``--device cuda`` without a GPU.
 """
 
@@ -35,13 +35,17 @@ def _keep_threads() -> Iterator[None]:
     torch.set_num_threads(threads)
 
 
-def _threads_in_update(mod: Any, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> list[int]:
-    """Train ``mod`` with ``argv``; the torch thread count seen by every PPO update."""
-    seen: list[int] = []
+def _threads_in_update(
+    mod: Any, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> list[tuple[int, int]]:
+    """Train ``mod`` with ``argv``; for every PPO update, torch's thread count and the slices
+    its work is cut into (``train.common.threads``: one per thread of ``--threads``)."""
+    seen: list[tuple[int, int]] = []
     inner = mod.ppo_update
 
     def update(*a: Any, **k: Any) -> Any:
-        seen.append(torch.get_num_threads())
+        shards = k.get("shards")
+        seen.append((torch.get_num_threads(), 1 if shards is None else shards.n))
         return inner(*a, **k)
 
     monkeypatch.setattr(mod, "ppo_update", update)
@@ -61,12 +65,12 @@ def test_threads_option_takes_effect_inside_the_run(
     extra = ["--eval-deals", "2"] if mod is selfplay_ppo else []
     torch.set_num_threads(2)
     seen = _threads_in_update(mod, monkeypatch, [*TINY, *extra, "--out", str(tmp_path / "a")])
-    assert seen and set(seen) == {1}  # the default
+    assert seen and set(seen) == {(1, 1)}  # the default
     torch.set_num_threads(1)
     seen = _threads_in_update(
         mod, monkeypatch, [*TINY, *extra, "--threads", "2", "--out", str(tmp_path / "b")]
     )
-    assert seen and set(seen) == {2}
+    assert seen and set(seen) == {(1, 2)}  # torch on one thread, the work in 2 slices
 
 
 def test_compile_failure_falls_back_to_eager_with_one_line(

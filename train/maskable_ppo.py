@@ -67,7 +67,9 @@ class Args:
     seed: int = arg(0, non_negative)
     """Seed of the env, the opponents and the network."""
     threads: int = arg(1, positive)
-    """torch CPU threads (small networks run fastest on one)."""
+    """torch CPU threads (small networks run fastest on one). These are torch's own threads,
+    which spin at their barriers: above 1, a run is many times slower while another process
+    holds a core (``train.ppo_pool`` and ``train.selfplay_ppo`` slice the work instead)."""
     out: str = arg("runs/maskable_ppo", output_dir)
     """Output folder (the run name adds the preset and the seed)."""
     progress: bool = True

@@ -37,6 +37,7 @@ from train.common.imitation import warm_start
 from train.common.pool import parse_opponents, snapshot
 from train.common.ppo import Batch, anneal, gae, ppo_update, sample
 from train.common.run import Run
+from train.common.threads import Shards, shards_for
 
 COLUMNS = ("update", "steps", "seconds", "steps_per_s", "episodes", "mean_place", "mean_reward",
            "policy_loss", "value_loss", "entropy", "approx_kl")
@@ -73,14 +74,15 @@ def train(args: Args) -> dict[str, Any]:
     net, opt = new_policy(args, rules, env.obs_size, env.num_actions, device)
     warm_start(net, args, rules, device)
     run = Run(args, COLUMNS, args.updates * args.rollout * args.num_envs, desc="PPO")
-    rollout = LearnerRollout(env, args.rollout, device)
+    shards = shards_for(args.threads, device)
+    rollout = LearnerRollout(env, args.rollout, device, shards)
     pool: list[Policy] = []
     metrics: dict[str, Any] = {}
     start = time.perf_counter()
     for update in range(1, args.updates + 1):
         anneal(opt, args.lr, update, args.updates)
         batch = rollout.collect(net, args)
-        losses = ppo_update(net, opt, batch, args, adv_ddof=1)
+        losses = ppo_update(net, opt, batch, args, adv_ddof=1, shards=shards)
         elapsed = time.perf_counter() - start
         metrics = rollout.metrics(update, elapsed, losses)
         run.log(metrics, len(batch), place=f"{metrics['mean_place']:.3f}",
@@ -91,6 +93,8 @@ def train(args: Args) -> dict[str, Any]:
         run.checkpoint(update, net, rules, metrics)
         if args.stop(elapsed, rollout.steps):
             break
+    if shards is not None:
+        shards.close()
     return run.finish(net, rules, metrics)
 
 
@@ -103,11 +107,14 @@ def pool_weights(base: list[float], pool_weight: float, snapshots: int) -> list[
 
 class LearnerRollout:
     """``T`` learner steps in each game of a :class:`LearnerVecEnv`, in torch buffers, and the
-    learner's finished games (places and rewards) for the metrics."""
+    learner's finished games (places and rewards) for the metrics. ``shards``: the
+    forward's slices and threads (``--threads`` above 1)."""
 
-    def __init__(self, env: LearnerVecEnv, T: int, device: torch.device) -> None:
+    def __init__(
+        self, env: LearnerVecEnv, T: int, device: torch.device, shards: Shards | None = None
+    ) -> None:
         B = env.num_envs
-        self.env, self.T, self.device = env, T, device
+        self.env, self.T, self.device, self.shards = env, T, device, shards
         self.obs = torch.zeros((T, B, env.obs_size), device=device)
         self.mask = torch.zeros((T, B, env.num_actions), dtype=torch.bool, device=device)
         self.action = torch.zeros((T, B), dtype=torch.long, device=device)
@@ -128,7 +135,7 @@ class LearnerRollout:
         for t in range(self.T):
             obs = torch.as_tensor(self.next_obs, device=dev)
             mask = torch.as_tensor(self.next_mask, device=dev)
-            action, self.logp[t], self.value[t] = sample(net, obs, mask)
+            action, self.logp[t], self.value[t] = sample(net, obs, mask, self.shards)
             self.obs[t], self.mask[t], self.action[t] = obs, mask, action
             self.next_obs, self.next_mask, rew, done, info = self.env.step(action.cpu().numpy())
             self.reward[t] = torch.as_tensor(rew, device=dev)

@@ -49,6 +49,7 @@ from train.common.pool import frozen, parse_pool
 from train.common.ppo import Batch, anneal, ppo_update, seat_gae
 from train.common.run import Run
 from train.common.selfplay import Rollout, SelfPlayCollector
+from train.common.threads import shards_for
 from train.eval.tournament import evaluate_policy
 
 COLUMNS = ("update", "steps", "live_steps", "seconds", "steps_per_s", "collect_steps_per_s",
@@ -89,8 +90,9 @@ def train(args: Args) -> dict[str, Any]:
     """Train; returns a summary (final checkpoint path, steps, seconds, last metrics)."""
     rules, device = setup(args)
     rule_agents, rule_w, snap_w = parse_pool(args.pool, rules, args.seed)
+    shards = shards_for(args.threads, device)
     col = SelfPlayCollector(rules, args.num_envs, rule_agents, rule_w, snap_w, args.pool_share,
-                            args.pool_size, seed=args.seed, device=device)
+                            args.pool_size, seed=args.seed, device=device, shards=shards)
     net, opt = new_policy(args, rules, col.engine.obs_size, col.engine.num_actions, device)
     warm_start(net, args, rules, device)
     T, B = args.rollout, args.num_envs
@@ -108,7 +110,8 @@ def train(args: Args) -> dict[str, Any]:
         collect_sps = T * B / (time.perf_counter() - t0)
         steps += T * B
         batch = live_batch(ro, args, device)
-        losses = ppo_update(net, opt, batch, args, adv_ddof=0) if len(batch) else (math.nan,) * 4
+        losses = (ppo_update(net, opt, batch, args, adv_ddof=0, shards=shards) if len(batch)
+                  else (math.nan,) * 4)
         live_steps += len(batch)
         elapsed = time.perf_counter() - start
         sps = steps / max(elapsed - eval_seconds, 1e-9)  # earlier evaluations left out
@@ -137,6 +140,8 @@ def train(args: Args) -> dict[str, Any]:
         run.checkpoint(update, net, rules, metrics)
         if stop:
             break
+    if shards is not None:
+        shards.close()
     return {**run.finish(net, rules, metrics), "last_eval_mean_place": last_eval}
 
 

@@ -10,7 +10,9 @@
 * :mod:`train.common.imitation`: the warm start that imitates a rule-based agent;
 * :mod:`train.common.pool`: opponent pools (``"hard:0.6,normal:0.4"``) and frozen snapshots;
 * :mod:`train.common.selfplay`: the self-play collector (live seats external to a
-  :class:`~president_env.table.Table`, pool members seated at it).
+  :class:`~president_env.table.Table`, pool members seated at it);
+* :mod:`train.common.threads`: ``--threads`` above 1, the network's work in fixed slices of
+  rows on several threads or one, whichever is timed faster (no spinning torch threads).
 
 The trainers (``train/ppo_pool.py``, ``train/selfplay_ppo.py``) are short scripts over these.
 """

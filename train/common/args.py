@@ -74,9 +74,12 @@ class PPOArgs:
     bc_epochs: int = arg(3, positive)
     """Passes over the imitation data."""
     threads: int = arg(1, non_negative)
-    """torch CPU threads (0 = torch's default, one per core). One by default: the network is
-    small, and a second thread gains at most ~1.5x on a quiet machine but runs many times
-    slower when another process holds a core (see ``benchmarks/bench_train.py``)."""
+    """CPU threads of the network's work (0 = one per core). Above 1, the forward and each
+    minibatch's gradient are split in that many fixed slices of rows, run on that many threads
+    or, while that is timed slower (another process holding a core), on one; torch itself runs
+    one thread (its own threads spin at barriers and collapse then; see
+    ``train/common/threads.py``). A seeded run repeats for the same value, however the timing
+    chose; runs with different values differ in the last bits, and grow apart."""
     compile: bool = False
     """Compile the policy's forward with ``torch.compile`` (slower first update; falls back to
     eager with a message if compilation fails)."""
@@ -135,14 +138,14 @@ class PPOArgs:
 
 def setup(args: PPOArgs) -> tuple[Rules, torch.device]:
     """The rules and the device of a run (after :func:`~president_env.cli.check_args`: a
-    ValueError for a bad argument); seeds torch and sets its threads."""
+    ValueError for a bad argument); seeds torch and sets it to one thread (``--threads``
+    above 1 is :func:`train.common.threads.shards_for`'s)."""
     check_args(args)
     rules = args.rules()
     auto = "cuda" if torch.cuda.is_available() else "cpu"
     device = torch.device(auto if args.device == "auto" else args.device)
     torch.manual_seed(args.seed)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    torch.set_num_threads(1)
     return rules, device
 
 

@@ -8,6 +8,11 @@
   value loss, entropy of the legal actions, gradient clipping); returns the last minibatch's
   losses and approximate KL;
 * :func:`anneal` sets the learning rate of an update (linear to 0).
+
+``sample`` and ``ppo_update`` take ``shards`` (a :class:`~train.common.threads.Shards`, for
+``--threads`` above 1): the forward, and each minibatch's gradient, are then computed in fixed
+slices of rows on several threads (see :mod:`train.common.threads`); without it (``--threads
+1``) they are computed whole, as before.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from torch import nn
 
 from agents.policy import PolicyNet
 from train.common.args import PPOArgs
+from train.common.threads import Shards, add_in_order
 
 
 def anneal(opt: torch.optim.Optimizer, lr: float, update: int, updates: int) -> None:
@@ -30,10 +36,11 @@ def anneal(opt: torch.optim.Optimizer, lr: float, update: int, updates: int) -> 
 
 @torch.no_grad()
 def sample(
-    net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor
+    net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, shards: Shards | None = None
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``(action, log-probability, value)`` per row, the actions sampled from the policy."""
-    logits, value = net(obs, mask)
+    """``(action, log-probability, value)`` per row, the actions sampled from the policy (the
+    forward in ``shards``' slices when given, the sampling one call over all rows)."""
+    logits, value = net(obs, mask) if shards is None else shards.forward(net, obs, mask)
     dist = torch.distributions.Categorical(logits=logits)
     action = dist.sample()
     return action, dist.log_prob(action), value
@@ -119,14 +126,22 @@ class Batch:
 
 
 def ppo_update(
-    net: PolicyNet, opt: torch.optim.Optimizer, b: Batch, args: PPOArgs, adv_ddof: int = 1
+    net: PolicyNet,
+    opt: torch.optim.Optimizer,
+    b: Batch,
+    args: PPOArgs,
+    adv_ddof: int = 1,
+    shards: Shards | None = None,
 ) -> tuple[float, float, float, float]:
     """``args.epochs`` passes of ``args.minibatches`` clipped PPO steps over ``b``:
     ``(policy loss, value loss, entropy, approximate KL)`` of the last minibatch.
 
     Advantages are normalized per minibatch (standard deviation with ``adv_ddof`` degrees of
-    freedom removed: 1 in ``train.ppo_pool``, 0 in ``train.selfplay_ppo``).
+    freedom removed: 1 in ``train.ppo_pool``, 0 in ``train.selfplay_ppo``). With ``shards``
+    each minibatch's gradient is the sum of its slices' (:func:`sliced_step`).
     """
+    if shards is not None:
+        return _sliced_update(net, opt, b, args, adv_ddof, shards)
     n = len(b)
     net.train()
     mb = max(1, n // args.minibatches)
@@ -162,3 +177,62 @@ def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     logp = torch.log_softmax(logits, -1)
     p = logp.exp()
     return -(torch.where(mask, p * logp, torch.zeros_like(p))).sum(-1).mean()
+
+
+def _sliced_update(
+    net: PolicyNet, opt: torch.optim.Optimizer, b: Batch, args: PPOArgs, adv_ddof: int,
+    shards: Shards,
+) -> tuple[float, float, float, float]:
+    """:func:`ppo_update` with each minibatch's step by :func:`sliced_step` (same minibatches,
+    same random permutations)."""
+    n = len(b)
+    net.train()
+    mb = max(1, n // args.minibatches)
+    out = torch.zeros(4)  # as ppo_update without minibatches
+    for _ in range(args.epochs):
+        perm = torch.randperm(n, device=b.obs.device)
+        for i in range(args.minibatches):
+            j = perm[i * mb : (i + 1) * mb]
+            if len(j) == 0:
+                break
+            out = sliced_step(net, opt, b, j, args, adv_ddof, shards)
+    net.eval()
+    pl, vl, ent, kl = out.tolist()
+    return pl, vl, ent, kl
+
+
+def sliced_step(
+    net: PolicyNet, opt: torch.optim.Optimizer, b: Batch, j: torch.Tensor, args: PPOArgs,
+    adv_ddof: int, shards: Shards,
+) -> torch.Tensor:
+    """One clipped PPO step on the rows ``j`` of ``b``, its gradient added up from the
+    slices of ``j`` (each slice's share of the minibatch's mean losses, differentiated on its
+    own, on ``shards``' threads or serially); ``[policy loss, value loss, entropy, KL]``."""
+    a = b.adv[j]
+    a = (a - a.mean()) / (a.std(correction=adv_ddof) + 1e-8)
+    params = [p for p in net.parameters() if p.requires_grad]
+    n = len(j)
+
+    def part(s: slice) -> tuple[list[torch.Tensor], torch.Tensor]:
+        k = j[s]
+        logits, v = net(b.obs[k], b.mask[k])
+        dist = torch.distributions.Categorical(logits=logits)
+        ratio = torch.exp(dist.log_prob(b.action[k]) - b.logp[k])
+        ak = a[s]
+        p_loss = torch.max(-ak * ratio, -ak * ratio.clamp(1 - args.clip, 1 + args.clip)).sum() / n
+        v_loss = 0.5 * ((v - b.ret[k]) ** 2).sum() / n
+        logp = torch.log_softmax(logits, -1)
+        plogp = torch.where(b.mask[k], logp.exp() * logp, torch.zeros_like(logp))
+        entropy = -plogp.sum(-1).sum() / n
+        loss = p_loss + args.vf_coef * v_loss - args.ent_coef * entropy
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            kl = ((ratio - 1) - torch.log(ratio)).sum() / n
+            return list(grads), torch.stack([p_loss, v_loss, entropy, kl]).detach()
+
+    parts = shards.map(part, n, shards.update)
+    for p, g in zip(params, add_in_order([g for g, _ in parts])):
+        p.grad = g
+    nn.utils.clip_grad_norm_(params, args.max_grad_norm)
+    opt.step()
+    return add_in_order([[m] for _, m in parts])[0]

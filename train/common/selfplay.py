@@ -29,6 +29,7 @@ from president_env.rewards import deal_rewards, reward_table
 from president_env.table import EXTERNAL, Policy, Table
 from train.common.pool import snapshot
 from train.common.ppo import sample
+from train.common.threads import Shards
 
 F32 = npt.NDArray[np.float32]
 
@@ -78,6 +79,7 @@ class SelfPlayCollector:
         pool_size: int = 5,
         seed: int = 0,
         device: torch.device | str = "cpu",
+        shards: Shards | None = None,
     ) -> None:
         if not 0.0 <= pool_share <= 1.0:
             raise ValueError(f"pool_share must be in [0, 1], got {pool_share}")
@@ -87,6 +89,7 @@ class SelfPlayCollector:
             raise ValueError("rule_weights must be one non-negative number per rule agent")
         self.rules = rules
         self.device = torch.device(device)
+        self.shards = shards  # the live policy's forward in slices (--threads above 1)
         self.engine = Engine(rules)
         self.num_envs, self.num_players = num_envs, rules.num_players
         self.rule_agents = list(rule_agents)
@@ -146,7 +149,7 @@ class SelfPlayCollector:
         """The network's sampled actions, their log-probabilities and the values (numpy)."""
         dev = self.device
         action, logp, value = sample(net, torch.as_tensor(obs, device=dev),
-                                     torch.as_tensor(mask, device=dev))
+                                     torch.as_tensor(mask, device=dev), self.shards)
         out = torch.stack([action.float(), logp, value]).cpu().numpy()
         return out[0].astype(np.int64), out[1], out[2]
 
