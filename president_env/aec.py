@@ -18,8 +18,8 @@ first player to get rid of their cards becomes President, the last one Bum. A tr
 a set of cards of one rank (or a run, with the `runs` option); each following play must be of the
 same size and higher (or equal, with `allow_equal`); a player may pass. The trick ends when every
 other player has passed, and the last player who played leads the next one. The rules follow
-`RULES.md`; every house rule is an option of :class:`~president_env.core.rules.Rules`, and five presets
-(`standard`, `revolution`, `runs`, `cardverse`, `daifugo`) name the common variants.
+`RULES.md`; every house rule is an option of :class:`~president_env.core.rules.Rules`, and six presets
+(`standard`, `revolution`, `runs`, `cardverse`, `daifugo`, `daifugo_full`) name the common variants.
 
 The environment is a thin adapter over the batched engine (:class:`~president_env.core.engine.Engine`)
 with a batch of one game: `agent_selection` is the engine's player to act, observations and the
@@ -58,7 +58,8 @@ is the `k`-th seat to the observer's left, `k = 0` the observer itself. With `N`
 | o+5N+2N²+106                   | `to_return`   | cards the observer still has to return         |
 | o+5N+2N²+107                   | `deal`        | index of the deal / number of deals            |
 
-`raw_env.obs_layout.slices` gives every block as a slice
+The further variants append their public blocks (pending revolution, direction, row of singles,
+asks), each empty when its option is off; `raw_env.obs_layout.slices` gives every block as a slice
 (:class:`~president_env.core.observe.ObservationLayout`).
 
 ### Actions
@@ -137,12 +138,12 @@ above). `raw_env(...)` is the bare environment.
 ### Version History
 
 * v0: Initial release (president-env 0.1.0).
-* v0, president-env 0.2.0: the same game, spaces, observations and rewards. The module moved
-  from `president_env.env` to `president_env.aec` (the wrappers to `president_env.aec_wrappers`);
-  the engine's modules moved under `president_env.core`, `state.rewards` was removed (rewards:
-  `president_env.rewards`), and actions are checked by `president_env.gate`.
-* v0, president-env 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`;
-  copies keep the game; misspelled `reset` options and bad seeds raise; `record=True`.
+* v0, president-env 0.2.0: the same game, spaces, observations and rewards. Modules moved:
+  `president_env.env` to `president_env.aec` (wrappers: `president_env.aec_wrappers`), the
+  engine under `president_env.core`, rewards to `president_env.rewards`, checks to `.gate`.
+* v0, 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`; copies keep the
+  game; misspelled `reset` options and bad seeds raise; `record=True`. 0.4.0: six further
+  variants and `daifugo_full`; spaces unchanged without them.
 """
 
 from __future__ import annotations
