@@ -19,6 +19,7 @@ import numpy as np
 
 from president_env.core.engine import PHASE_DONE, Engine
 from president_env.core.rules import Rules
+from president_env.testing.configs import all_variants_rules
 
 ALL_VARIANTS = "all_variants"
 """Not a preset: ``daifugo_full`` with every further variant of RULES.md section 12 on too
@@ -28,15 +29,7 @@ ALL_VARIANTS = "all_variants"
 def bench_rules(preset: str, num_players: int = 4) -> Rules:
     """The rules of a figure: a preset's, or :data:`ALL_VARIANTS`."""
     if preset == ALL_VARIANTS:
-        return Rules.preset(
-            "daifugo_full",
-            num_players=num_players,
-            western_revolution=True,
-            runs_mixed_suits=True,
-            max_run_length=6,
-            president_asks=True,
-            deals=2,
-        )
+        return all_variants_rules(num_players)
     return Rules.preset(preset, num_players=num_players)
 
 

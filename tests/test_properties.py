@@ -33,7 +33,7 @@ from president_env.testing.checks import (
     check_turn,
     step_bound,
 )
-from president_env.testing.configs import ENABLING, random_rules
+from president_env.testing.configs import ENABLING, all_variants_rules, random_rules
 from president_env.testing.difftest import VARIANTS
 
 MAX_SEED = 2**64 - 1
@@ -347,15 +347,7 @@ def test_check_engine_passes_random_mixes() -> None:
 def test_check_engine_passes_every_variant_at_once(players: int) -> None:
     """``daifugo_full`` with every other variant of section 12 on (asks, Western revolution,
     mixed and capped runs): every invariant, hidden cards and the reference."""
-    rules = Rules.preset(
-        "daifugo_full",
-        num_players=players,
-        deals=2,
-        western_revolution=True,
-        runs_mixed_suits=True,
-        max_run_length=5,
-        president_asks=True,
-    )
+    rules = all_variants_rules(players)
     tally = check_engine(rules, games=4, seed=players)
     assert (tally.games, tally.deals) == (4, 8)
 

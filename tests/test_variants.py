@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pytest
+from test_scenarios import action_id, best_cards
 
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_NATURAL, RANK_NAMES, card_name, format_hand, parse_card
@@ -30,24 +31,6 @@ from president_env.core.rules import RevolutionTiming, Rules
 from president_env.testing import compare
 from president_env.testing import reference as reference_module
 from president_env.testing.reference import ReferenceGame
-
-
-def action_id(lay: ActionLayout, action: str | int) -> int:
-    """The id of an action given by name (``"pair of 9"``) or id (as in test_scenarios)."""
-    if isinstance(action, int):
-        return action
-    names = lay.names()
-    if action not in names:
-        raise KeyError(f"no action named {action!r}")
-    return names.index(action)
-
-
-def best_cards(hand: np.ndarray, n: int) -> list[int]:
-    """The ``n`` highest card ids of ``hand`` (the cards given in the exchange)."""
-    out: list[int] = []
-    for c in range(len(hand) - 1, -1, -1):
-        out += [c] * int(hand[c])
-    return out[:n]
 
 # ------------------------------------------------------------------------------ two implementations
 

@@ -9,10 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_agents import play_games
 
 from agents import EasyAgent, HardAgent, NormalAgent, make_agent
 from agents.base import BaseAgent
-from president_env.core.constants import JOKER, PHASE_DONE, PHASE_EXCHANGE, Kind
+from president_env.core.constants import JOKER, PHASE_EXCHANGE, Kind
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from train.eval.tournament import run_tournament
@@ -34,27 +35,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "asks": dict(president_asks=True, exchange=True, jokers=2),
     "asks_no_jokers": dict(president_asks=True, exchange=True, pass_is_final=True),
 }
-
-
-def play_games(
-    rules: Rules, seats: list[BaseAgent], games: int, seed: int
-) -> Iterator[tuple[Engine, State, np.ndarray, np.ndarray, np.ndarray]]:
-    """Play ``games`` games to the end, seat ``s`` played by ``seats[s]``; yield
-    (engine, state, live rows, observations, masks) before every step (the engine checks
-    every step's legality)."""
-    engine = Engine(rules)
-    state = engine.init(np.arange(seed, seed + games))
-    while not state.terminated.all():
-        live = np.flatnonzero(state.phase != PHASE_DONE)
-        obs = engine.observe(state)
-        mask = engine.legal_action_mask(state)
-        yield engine, state, live, obs, mask
-        actions = np.zeros(games, np.int64)
-        for s, agent in enumerate(seats):
-            rows = live[state.current[live] == s]
-            if len(rows):
-                actions[rows] = agent.act_batch(obs[rows], mask[rows])
-        engine.step_inplace(state, actions)
 
 
 def _check_legal_everywhere(rules: Rules, games: int, seed: int) -> dict[str, int]:

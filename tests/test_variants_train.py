@@ -18,14 +18,11 @@ from agents.policy import PolicyAgent
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.table import Table
+from president_env.testing.configs import ALL_VARIANTS, all_variants_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANTS = ["western_revolution=True", "runs_mixed_suits=True", "max_run_length=6",
-            "president_asks=True", "deals=2"]
-RULES = Rules.preset(
-    "daifugo_full", western_revolution=True, runs_mixed_suits=True, max_run_length=6,
-    president_asks=True, deals=2,
-)
+VARIANTS = [f"{name}={value!r}" for name, value in ALL_VARIANTS.items()]
+RULES = all_variants_rules()
 
 
 def _train(module: str, extra: list[str], tmp_path: Path) -> Path:

@@ -81,7 +81,7 @@ from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _pool
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, state_spec, step_at
-from president_env.core._kernels._types import NUM_ASKS
+from president_env.core._kernels._types import NUM_ASKS, STATE_DTYPES
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_CARDS
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
@@ -93,19 +93,6 @@ __all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "St
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
 
-_DTYPES: dict[str, tuple[Any, tuple[str, ...]]] = {
-    "hands": (np.int8, ("P", "C")), "phase": (np.int8, ()), "current": (np.int8, ()),
-    "pile_kind": (np.int8, ()), "pile_rank": (np.int8, ()), "pile_size": (np.int8, ()),
-    "last_player": (np.int8, ()), "passed": (np.bool_, ("P",)), "revolution": (np.bool_, ()),
-    "place": (np.int8, ("P",)), "n_finished": (np.int8, ()), "title": (np.int8, ("P",)),
-    "scores": (np.int32, ("P",)), "deal": (np.int16, ()), "played": (np.int8, ("R",)),
-    "gave": (np.int8, ("P", "C")), "received": (np.int8, ("P", "C")),
-    "to_return": (np.int8, ("P",)), "deal_over": (np.bool_, ()), "seed": (np.uint64, ()),
-    "dealer": (np.int8, ()), "pending": (np.bool_, ()), "row_rank": (np.int8, ()),
-    "row_count": (np.int8, ()), "asks_left": (np.int8, ()), "asked": (np.int8, ("K",)),
-    "ask_held": (np.int8, ("K",)),
-}  # (the dimensions: P players, C card ids, R ranks + jokers, K asks)
-assert tuple(_DTYPES) == K.Arrays._fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,8 +142,12 @@ class State:
     @classmethod
     def zeros(cls, batch: int, num_players: int) -> State:
         dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS}
-        return cls(**{n: np.zeros((batch, *(dims[d] for d in shape)), dtype)
-                      for n, (dtype, shape) in _DTYPES.items()})
+        return cls(
+            **{
+                name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
+                for name, (dtype, shape) in STATE_DTYPES.items()
+            }
+        )
 
     @property
     def batch_size(self) -> int:

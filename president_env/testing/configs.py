@@ -29,6 +29,24 @@ ENABLING: dict[str, dict[str, Any]] = {
 option values that meet it."""
 
 
+ALL_VARIANTS: dict[str, Any] = dict(
+    western_revolution=True,
+    runs_mixed_suits=True,
+    max_run_length=6,
+    president_asks=True,
+    deals=2,
+)
+"""What :func:`all_variants_rules` adds to ``daifugo_full`` (which has the new revolution
+timing and bombs): every other further variant of RULES.md section 12, over two deals so
+that the President asks."""
+
+
+def all_variants_rules(num_players: int = 4, **overrides: Any) -> Rules:
+    """``daifugo_full`` with every further variant on (:data:`ALL_VARIANTS`): the rules of the
+    benchmarks' ``all_variants`` figure and of the tests that run everything at once."""
+    return Rules.preset("daifugo_full", num_players=num_players, **{**ALL_VARIANTS, **overrides})
+
+
 def preset_rules(preset: str | None = None, players: int | None = None) -> list[Rules]:
     """Every preset (or one) at every player count of its range (or one count)."""
     out: list[Rules] = []

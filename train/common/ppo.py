@@ -17,6 +17,7 @@ slices of rows on several threads (see :mod:`train.common.threads`); without it 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import torch
@@ -142,34 +143,41 @@ def ppo_update(
     """
     if shards is not None:
         return _sliced_update(net, opt, b, args, adv_ddof, shards)
-    n = len(b)
     net.train()
-    mb = max(1, n // args.minibatches)
     pl = vl = ent = kl = 0.0
+    for j in _minibatches(len(b), args, b.obs.device):
+        logits, v = net(b.obs[j], b.mask[j])
+        dist = torch.distributions.Categorical(logits=logits)
+        ratio = torch.exp(dist.log_prob(b.action[j]) - b.logp[j])
+        a = b.adv[j]
+        a = (a - a.mean()) / (a.std(correction=adv_ddof) + 1e-8)
+        p_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+        v_loss = 0.5 * ((v - b.ret[j]) ** 2).mean()
+        entropy = masked_entropy(logits, b.mask[j])
+        loss = p_loss + args.vf_coef * v_loss - args.ent_coef * entropy
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+        opt.step()
+        with torch.no_grad():
+            kl = float(((ratio - 1) - torch.log(ratio)).mean())
+        pl, vl, ent = p_loss.item(), v_loss.item(), entropy.item()
+    net.eval()
+    return pl, vl, ent, kl
+
+
+def _minibatches(n: int, args: PPOArgs, device: torch.device) -> Iterator[torch.Tensor]:
+    """The row indices of every minibatch of an update: per epoch a random permutation of the
+    ``n`` rows cut into ``args.minibatches`` pieces of ``n // minibatches`` (the remainder is
+    left out of that epoch)."""
+    mb = max(1, n // args.minibatches)
     for _ in range(args.epochs):
-        perm = torch.randperm(n, device=b.obs.device)
+        perm = torch.randperm(n, device=device)
         for i in range(args.minibatches):
             j = perm[i * mb : (i + 1) * mb]
             if len(j) == 0:
                 break
-            logits, v = net(b.obs[j], b.mask[j])
-            dist = torch.distributions.Categorical(logits=logits)
-            ratio = torch.exp(dist.log_prob(b.action[j]) - b.logp[j])
-            a = b.adv[j]
-            a = (a - a.mean()) / (a.std(correction=adv_ddof) + 1e-8)
-            p_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-            v_loss = 0.5 * ((v - b.ret[j]) ** 2).mean()
-            entropy = masked_entropy(logits, b.mask[j])
-            loss = p_loss + args.vf_coef * v_loss - args.ent_coef * entropy
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
-            opt.step()
-            with torch.no_grad():
-                kl = float(((ratio - 1) - torch.log(ratio)).mean())
-            pl, vl, ent = p_loss.item(), v_loss.item(), entropy.item()
-    net.eval()
-    return pl, vl, ent, kl
+            yield j
 
 
 def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -185,17 +193,10 @@ def _sliced_update(
 ) -> tuple[float, float, float, float]:
     """:func:`ppo_update` with each minibatch's step by :func:`sliced_step` (same minibatches,
     same random permutations)."""
-    n = len(b)
     net.train()
-    mb = max(1, n // args.minibatches)
     out = torch.zeros(4)  # as ppo_update without minibatches
-    for _ in range(args.epochs):
-        perm = torch.randperm(n, device=b.obs.device)
-        for i in range(args.minibatches):
-            j = perm[i * mb : (i + 1) * mb]
-            if len(j) == 0:
-                break
-            out = sliced_step(net, opt, b, j, args, adv_ddof, shards)
+    for j in _minibatches(len(b), args, b.obs.device):
+        out = sliced_step(net, opt, b, j, args, adv_ddof, shards)
     net.eval()
     pl, vl, ent, kl = out.tolist()
     return pl, vl, ent, kl

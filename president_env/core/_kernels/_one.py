@@ -30,40 +30,15 @@ from president_env.core._kernels._advance import advance_kernel
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._legal import first_illegal, mask_kernel
 from president_env.core._kernels._play import step_kernel
+from president_env.core._kernels._types import STATE_DTYPES
 
 SLOT = 4
 """int64 per array in the spec: the address, then the dimensions (unused ones 0)."""
 
-STATE_FIELDS: tuple[tuple[type, int], ...] = (
-    (np.int8, 3),  # hands
-    (np.int8, 1),  # phase
-    (np.int8, 1),  # current
-    (np.int8, 1),  # pile_kind
-    (np.int8, 1),  # pile_rank
-    (np.int8, 1),  # pile_size
-    (np.int8, 1),  # last_player
-    (np.bool_, 2),  # passed
-    (np.bool_, 1),  # revolution
-    (np.int8, 2),  # place
-    (np.int8, 1),  # n_finished
-    (np.int8, 2),  # title
-    (np.int32, 2),  # scores
-    (np.int16, 1),  # deal
-    (np.int8, 2),  # played
-    (np.int8, 3),  # gave
-    (np.int8, 3),  # received
-    (np.int8, 2),  # to_return
-    (np.bool_, 1),  # deal_over
-    (np.uint64, 1),  # seed
-    (np.int8, 1),  # dealer
-    (np.bool_, 1),  # pending
-    (np.int8, 1),  # row_rank
-    (np.int8, 1),  # row_count
-    (np.int8, 1),  # asks_left
-    (np.int8, 2),  # asked
-    (np.int8, 2),  # ask_held
+STATE_FIELDS: tuple[tuple[type, int], ...] = tuple(
+    (dtype, 1 + len(dims)) for dtype, dims in STATE_DTYPES.values()
 )
-"""(dtype, ndim) of each state array, in the order of ``Arrays``: the slots 0..26 of a spec."""
+"""(dtype, ndim) of each state array, in the order of ``Arrays``: the slots of a spec."""
 NUM_STATE = len(STATE_FIELDS)
 
 TABLE_SLOTS = 10

@@ -195,6 +195,7 @@ def _end_of_trick(revolution, pending, row_rank, row_count, b):  # type: ignore[
     row_rank[b] = -1
     row_count[b] = 0
 
+
 @kernel(inline="always")
 def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
     """Exchange: ``p`` gives back ``card`` to its partner (President to Bum, Vice to

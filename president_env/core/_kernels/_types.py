@@ -23,6 +23,41 @@ NUM_ASKS = 2
 """Asks of the President in one exchange (``president_asks``): the width of ``asked``."""
 
 
+STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
+    "hands": (np.int8, ("P", "C")),
+    "phase": (np.int8, ()),
+    "current": (np.int8, ()),
+    "pile_kind": (np.int8, ()),
+    "pile_rank": (np.int8, ()),
+    "pile_size": (np.int8, ()),
+    "last_player": (np.int8, ()),
+    "passed": (np.bool_, ("P",)),
+    "revolution": (np.bool_, ()),
+    "place": (np.int8, ("P",)),
+    "n_finished": (np.int8, ()),
+    "title": (np.int8, ("P",)),
+    "scores": (np.int32, ("P",)),
+    "deal": (np.int16, ()),
+    "played": (np.int8, ("R",)),
+    "gave": (np.int8, ("P", "C")),
+    "received": (np.int8, ("P", "C")),
+    "to_return": (np.int8, ("P",)),
+    "deal_over": (np.bool_, ()),
+    "seed": (np.uint64, ()),
+    "dealer": (np.int8, ()),
+    "pending": (np.bool_, ()),
+    "row_rank": (np.int8, ()),
+    "row_count": (np.int8, ()),
+    "asks_left": (np.int8, ()),
+    "asked": (np.int8, ("K",)),
+    "ask_held": (np.int8, ("K",)),
+}
+"""dtype and dimensions after the batch axis of every state array, in the order of
+:class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks): the one statement of
+the state's layout (:class:`~president_env.core.engine.State` and the one-game spec of
+:mod:`._one` derive theirs from it)."""
+
+
 class Arrays(NamedTuple):
     """The state of ``B`` games (the fields of :class:`~president_env.core.engine.State`)."""
 
@@ -96,6 +131,9 @@ class Pile(NamedTuple):
     size: int
     rev: bool
     """The rank order is reversed (revolution)."""
+
+
+assert tuple(STATE_DTYPES) == Arrays._fields
 
 
 class Played(NamedTuple):
