@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
+from agents.expert import ExpertAgent
 from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, NormalAgent
 from president_env.core.rules import Rules
 
@@ -39,12 +40,19 @@ AGENTS: dict[str, type[BaseAgent]] = {
 }
 
 
+SEARCH_AGENTS: dict[str, type[BaseAgent]] = {"expert": ExpertAgent}
+"""Agents that search (slower, and reading the history observation): not among the
+baselines of :data:`AGENTS`, but named the same way."""
+NAMED_AGENTS: dict[str, type[BaseAgent]] = {**AGENTS, **SEARCH_AGENTS}
+"""Every agent a name resolves to (:func:`make_agent`, :func:`load_agent`)."""
+
+
 def make_agent(name: str, rules: Rules, seed: int | None = None) -> BaseAgent:
-    """A built-in agent by name (``random``, ``easy``, ``normal``, ``hard``)."""
+    """A built-in agent by name (``random``, ``easy``, ``normal``, ``hard``, ``expert``)."""
     key = name.strip().lower()
-    if key not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents are {sorted(AGENTS)}")
-    return AGENTS[key](rules, seed)
+    if key not in NAMED_AGENTS:
+        raise ValueError(f"unknown agent {name!r}; agents are {sorted(NAMED_AGENTS)}")
+    return NAMED_AGENTS[key](rules, seed)
 
 
 CHECKPOINT_SUFFIXES = (".pt", ".zip")
@@ -74,9 +82,9 @@ def load_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
         raise TypeError(f"an agent spec is a string, got {type(spec).__name__}")
     name = base_spec(spec)
     if not is_checkpoint_spec(name):
-        if name.lower() not in AGENTS:
+        if name.lower() not in NAMED_AGENTS:
             raise ValueError(
-                f"unknown agent {name!r}; agents are {sorted(AGENTS)} or a checkpoint path "
+                f"unknown agent {name!r}; agents are {sorted(NAMED_AGENTS)} or a checkpoint path "
                 f"(.pt or an SB3 model.zip)"
             )
         return make_agent(name, rules, seed)
@@ -90,10 +98,13 @@ def load_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
 __all__ = [
     "AGENTS",
     "HARD_WEIGHTS",
+    "NAMED_AGENTS",
+    "SEARCH_AGENTS",
     "Agent",
     "AgentFactory",
     "BaseAgent",
     "EasyAgent",
+    "ExpertAgent",
     "HardAgent",
     "NormalAgent",
     "RandomAgent",

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from agents import AGENTS, load_agent
+from agents import NAMED_AGENTS, load_agent
 from president_env.cli import parse, rule_options
 from president_env.core.cards import format_hand
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine
@@ -214,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
         opponents = [load_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
     except ValueError as e:
-        print(f"error: {e} (agents: {', '.join(sorted(AGENTS))})", file=sys.stderr)
+        print(f"error: {e} (agents: {', '.join(sorted(NAMED_AGENTS))})", file=sys.stderr)
         return 2
     try:
         return play(rules, args.seat, opponents, seed=seed, record=args.record)

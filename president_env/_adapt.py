@@ -26,7 +26,7 @@ from gymnasium import spaces
 
 from president_env.core.actions import ActionLayout
 from president_env.core.engine import State
-from president_env.core.observe import ObservationLayout
+from president_env.core.observe import ObservationLayout, history_bounds
 from president_env.core.rules import Rules
 from president_env.render import RENDER_MODES, render_view
 from president_env.rewards import place_points
@@ -114,7 +114,7 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
     """Upper bound of every entry of the observation vector (the lower bound is 0)."""
     decks, jokers = rules.num_decks, rules.num_jokers
     max_score = max(place_points(rules)) * rules.deals
-    bounds = {
+    bounds: dict[str, float] = {
         "hand": max(decks, jokers),
         "played": max(4 * decks, jokers),
         "pile_size": max(rules.max_set_size, 13),
@@ -127,6 +127,7 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
         "asked": 2,  # the same card may be named twice
         "ask_held": 2,
     }
+    bounds.update(history_bounds(rules))  # (size 0 without observation="history")
     high = np.ones(layout.size, np.float32)
     for name, value in bounds.items():
         high[layout.slices[name]] = value

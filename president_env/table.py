@@ -20,19 +20,26 @@ game waits for an external seat or is over; :meth:`Table.pending` then gives tho
 single-agent env (B = 1, one external seat), the learner vector env, tournaments (no external
 seat), the self-play trainer and imitation (the live seats are external) and terminal play (the
 human is external).
+
+A policy made for the standard observation (``policy.rules.observation == "standard"``) may
+sit at a table of ``observation="history"``: it is handed the prefix ``obs[:, :its size]``,
+which is exactly its observation (the history blocks come last). The reverse is refused
+(:func:`check_rules`). External seats always get the table's whole observation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from president_env.core._fastpath import OneGame
-from president_env.core.constants import PHASE_DONE
+from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
+from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
 from president_env.gate import ActionGate
 
@@ -100,13 +107,15 @@ class RandomPolicy:
 def _comparable(rules: Rules) -> dict[str, Any]:
     d = rules.to_dict()
     d.pop("preset_name")
+    d.pop("observation")  # what a player sees, not the game (see check_rules)
     d["decks"] = rules.num_decks
     return d
 
 
 def rule_differences(wanted: Rules, actual: Rules) -> dict[str, tuple[Any, Any]]:
     """``{option: (wanted value, actual value)}`` for every option that changes the game
-    (the preset's name does not; ``decks="auto"`` counts as the decks it means)."""
+    (the preset's name does not, nor ``observation``; ``decks="auto"`` counts as the decks it
+    means)."""
     a, b = _comparable(wanted), _comparable(actual)
     return {k: (v, b[k]) for k, v in a.items() if b[k] != v}
 
@@ -114,7 +123,12 @@ def rule_differences(wanted: Rules, actual: Rules) -> dict[str, tuple[Any, Any]]
 def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
     """A ValueError when ``policy.rules`` (the rules a policy was made for, if it says) are
     not ``rules``, listing the options that differ; nothing for a policy without ``rules``.
-    Every :class:`Table` checks its policies so."""
+    Every :class:`Table` checks its policies so.
+
+    ``observation`` may differ one way: a policy made for the standard observation may play
+    under ``observation="history"`` (a table hands it the standard prefix of the observation,
+    :func:`policy_obs_size`); a policy made for the history observation at a standard table is
+    a ValueError (it would miss the blocks it reads)."""
     own = getattr(policy, "rules", None)
     if not isinstance(own, Rules):
         return
@@ -125,6 +139,79 @@ def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
             f"{name} was made for other rules than the table's ({shown}); load it with the "
             f"table's rules or play it at a table of its own rules"
         )
+    if own.observation == "history" and rules.observation != "history":
+        raise ValueError(
+            f"{name} was made for observation='history' but the table's rules give the "
+            f"observation {rules.observation!r}, without the history blocks it reads; play it "
+            f"at a table with observation='history' (the same rules otherwise)"
+        )
+
+
+def policy_obs_size(policy: object, rules: Rules) -> int | None:
+    """How much of an observation under ``rules`` a policy reads: the size of the standard
+    observation for a policy made for it (``policy.rules.observation == "standard"``) at a
+    table of ``observation="history"`` (the history blocks come last, so the standard
+    observation is the prefix), else None (the whole vector)."""
+    own = getattr(policy, "rules", None)
+    if not isinstance(own, Rules) or own.observation == rules.observation:
+        return None
+    if own.observation != "standard":
+        return None  # refused by check_rules
+    return _obs_size(own)
+
+
+@lru_cache(maxsize=64)
+def _obs_size(rules: Rules) -> int:
+    return ObservationLayout(rules).size
+
+
+class DealRecord:
+    """The public record of the current deal of every game at a table: every move of its play
+    so far, in order (``moves`` int16 ``[B, L, 2]``: the seat, the action; ``n [B]`` moves).
+
+    Everything in it was seen by every player. A table keeps one when a seated policy reads it
+    (it has ``act_with_record(obs, mask, moves, n_moves)``, as :class:`agents.ExpertAgent`),
+    and hands it to that policy in the acting player's frame (:meth:`relative`). A game's
+    record starts afresh when its state holds no move of the deal yet (``recent`` is empty:
+    a new deal, or a new game put into the table's state).
+    """
+
+    def __init__(self, batch: int, rules: Rules) -> None:
+        # every play takes a card; between two plays each other seat passes at most once
+        self.capacity = rules.num_cards * rules.num_players + rules.num_players
+        self.moves = np.full((batch, self.capacity, 2), -1, np.int16)
+        self.n = np.zeros(batch, np.int64)
+
+    def note(self, state: State, rows: IntArray, actions: IntArray) -> None:
+        """Add the moves ``actions`` about to be made in games ``rows`` (their seat to act)."""
+        fresh = rows[state.recent[rows, 0, 0] < 0]
+        self.n[fresh] = 0
+        play = rows[state.phase[rows] == PHASE_PLAY]
+        if len(play) == 0:
+            return
+        at = self.n[play]
+        if (at >= self.capacity).any():
+            raise RuntimeError("a deal made more moves than a deal can make")
+        self.moves[play, at, 0] = state.current[play]
+        self.moves[play, at, 1] = np.asarray(actions)[: len(rows)][state.phase[rows] == PHASE_PLAY]
+        self.n[play] += 1
+
+    def relative(self, state: State, rows: IntArray) -> tuple[IntArray, IntArray]:
+        """The records of games ``rows`` with seats in the frame of the seat to act there
+        (seat k: the k-th to its left, as in the observation): ``(moves [R, L, 2], n [R])``."""
+        fresh = rows[state.recent[rows, 0, 0] < 0]
+        self.n[fresh] = 0
+        n = self.n[rows]
+        width = max(int(n.max(initial=0)), 1)
+        mv = self.moves[rows, :width].astype(np.int64)
+        me = np.maximum(state.current[rows], 0).astype(np.int64)[:, None]
+        p = state.num_players
+        mv[..., 0] = np.where(mv[..., 0] >= 0, (mv[..., 0] - me) % p, -1)
+        return mv, n
+
+
+def _reads_record(policy: object) -> bool:
+    return callable(getattr(policy, "act_with_record", None))
 
 
 class Table:
@@ -162,11 +249,18 @@ class Table:
         for i, policy in enumerate(self.policies):
             label = self.names[i] if i < len(self.names) else f"policy {i}"
             check_rules(policy, engine.rules, name=f"{label!r}")
+        self._history = engine.rules.observation == "history"
+        """Policies may read only a prefix of the observation (:meth:`obs_size`)."""
         self.gate = ActionGate(engine.layout)
         self.rows = np.arange(b)
         self.mask = np.zeros((b, engine.num_actions), np.bool_)
         self.decisions = 0
         self._one: OneGame | None = None
+        self.record = (
+            DealRecord(b, engine.rules) if any(map(_reads_record, self.policies)) else None
+        )
+        """The public record of every game's deal (:class:`DealRecord`), kept when a policy
+        reads it."""
         self.sync()
 
     def sync(self) -> None:
@@ -180,6 +274,11 @@ class Table:
             return self.names[k]
         q = self.policies[k]
         return str(getattr(q, "name", type(q).__name__))
+
+    def obs_size(self, k: int) -> int | None:
+        """The prefix of the table's observation that policy ``k`` reads (None: all of it;
+        see :func:`policy_obs_size`)."""
+        return policy_obs_size(self.policies[k], self.engine.rules)
 
     @property
     def batch_size(self) -> int:
@@ -218,6 +317,9 @@ class Table:
             obs = self.engine.observe(self.state)
             actions = self.decide(obs, self.mask, who)
             seats = np.where(turn, self.state.current, -1).astype(np.int64)
+            if self.record is not None:
+                moving = np.flatnonzero(turn)
+                self.record.note(self.state, moving, actions[moving])
             self.engine.step_inplace(self.state, actions, check=False, where=turn)
             made += int(turn.sum())
             if on_step is not None:
@@ -236,12 +338,20 @@ class Table:
                 return made
             k = int(self.seat_policy[0, cur])
             mask = game.mask.view(np.bool_)[None]
-            act = self.policies[k].act_batch(game.obs[None], mask)
+            obs = game.obs[: self.obs_size(k)] if self._history else game.obs
+            if self.record is not None and _reads_record(self.policies[k]):
+                act = self.policies[k].act_with_record(  # type: ignore[attr-defined]
+                    obs[None], mask, *self.record.relative(self.state, self.rows)
+                )
+            else:
+                act = self.policies[k].act_batch(obs[None], mask)
             a = int(act[0]) if len(act) == 1 else -1
             if not (0 <= a < self.engine.num_actions and mask[0, a]):
                 self.gate.check_batch(
                     act, mask, who=f"the agent in seat {cur} ({self.policy_name(k)})"
                 )
+            if self.record is not None:
+                self.record.note(self.state, self.rows, np.array([a]))
             game.step(a)
             self.decisions += 1
             if on_step is not None:
@@ -258,7 +368,12 @@ class Table:
             if not sel.any():
                 continue
             rows = np.flatnonzero(sel)
-            act = np.asarray(policy.act_batch(obs[rows], mask[rows]))
+            mine = obs[rows, : self.obs_size(k)] if self._history else obs[rows]
+            if self.record is not None and _reads_record(policy):
+                act = np.asarray(policy.act_with_record(  # type: ignore[attr-defined]
+                    mine, mask[rows], *self.record.relative(self.state, rows)))
+            else:
+                act = np.asarray(policy.act_batch(mine, mask[rows]))
             actions[rows] = self.gate.check_batch(
                 act,
                 mask[rows],
@@ -301,12 +416,16 @@ class Table:
             a = actions[0] if isinstance(actions, (list, tuple)) else -1
             if not (type(a) is int and 0 <= a < self.engine.num_actions and mask[0, a]):
                 a = int(self.gate.check_batch(actions, mask, seats=[game.current])[0])
+            if self.record is not None:
+                self.record.note(self.state, self.rows, np.array([a]))
             game.step(a)
             return
         if r.ndim != 1 or not self.waiting()[r].all():
             raise ValueError("step_external takes games that wait for an external seat")
         mask = self.engine.legal_action_mask(self.state.take(r))
         a = self.gate.check_batch(actions, mask, seats=self.state.current[r], games=r)
+        if self.record is not None:
+            self.record.note(self.state, r, np.asarray(a, np.int64))
         full = np.full(self.batch_size, -1, np.int64)
         full[r] = a
         where = np.zeros(self.batch_size, np.bool_)

@@ -166,7 +166,8 @@ def test_agents_follow_the_protocol() -> None:
         assert agent.name == name
     assert {w.name.lower() for w in HardWeight} == set(HARD_WEIGHTS)
     with pytest.raises(ValueError, match="unknown agent"):
-        make_agent("expert", rules)
+        make_agent("grandmaster", rules)
+    assert make_agent("expert", rules).name == "expert"
     with pytest.raises(ValueError, match="unknown Hard weight"):
         HardAgent(rules, weights={"nope": 1.0})
     assert set(HardAgent(rules, weights={"alpha": 0.3}).weights) == set(HARD_WEIGHTS)

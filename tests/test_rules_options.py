@@ -128,6 +128,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "RUNS_MIXED_SUITS": 18,
         "MAX_RUN_LENGTH": 19,
         "PRESIDENT_ASKS": 20,
+        "OBSERVATION": 21,
     }
 
 
@@ -155,6 +156,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.runs_mixed_suits),
         r.max_run_length or 0,
         int(r.president_asks),
+        int(r.observation == "history"),
     ]
 
 

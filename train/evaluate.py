@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import AGENTS
+from agents import NAMED_AGENTS
 from agents.policy import PolicyAgent
 from president_env.cli import (
     REQUIRED,
@@ -59,10 +59,10 @@ class Args:
     """Rule options overriding --preset."""
 
     def check(self) -> None:
-        unknown = [b for b in self.baselines if b.strip().lower() not in AGENTS]
+        unknown = [b for b in self.baselines if b.strip().lower() not in NAMED_AGENTS]
         if unknown or not self.baselines:
             raise ValueError(f"--baselines {','.join(self.baselines)}: expected names from "
-                             f"{sorted(AGENTS)}")
+                             f"{sorted(NAMED_AGENTS)}")
         if self.extra and self.preset is None:
             raise ValueError("--rule needs --preset")
         self.rules()

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from agents import AGENTS, base_spec, is_checkpoint_spec
+from agents import NAMED_AGENTS, base_spec, is_checkpoint_spec
 from president_env.cli import arg, non_negative, output_dir, parse, positive, rule_options
 from president_env.core.rules import Rules
 from train.eval.recording import parse_selection, save_records
@@ -82,9 +82,9 @@ class Args:
             spec = base_spec(name)
             if is_checkpoint_spec(spec) and not Path(spec).is_file():
                 raise ValueError(f"--agents: no checkpoint file at {spec}")
-            if not is_checkpoint_spec(spec) and spec not in AGENTS:
+            if not is_checkpoint_spec(spec) and spec not in NAMED_AGENTS:
                 raise ValueError(
-                    f"--agents: unknown agent {spec!r}; agents are {sorted(AGENTS)} or a "
+                    f"--agents: unknown agent {spec!r}; agents are {sorted(NAMED_AGENTS)} or a "
                     f"checkpoint path (.pt or an SB3 model.zip)"
                 )
         agent = parse_selection(self.record_select).agent

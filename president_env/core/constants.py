@@ -25,6 +25,14 @@ EIGHT = 5
 """Rank of the 8 (``eight_clears``)."""
 MIN_RUN = 3
 """Fewest cards in a run."""
+HISTORY_LEN = 8
+"""Moves of the play phase that the state keeps (``recent``) and the history observation
+shows, most recent first."""
+PASS_KEYS = NUM_CARDS
+"""Entries of a seat's ``seat_passed`` row: a top set of size ``s`` (4 and more alike) and rank
+``r`` at ``(min(s, 4) - 1) * 13 + r`` (52 entries), then :data:`PASS_OTHER`."""
+PASS_OTHER = PASS_KEYS - 1
+"""The ``seat_passed`` entry of a pass on a run or on a jokers-only set."""
 
 
 class Phase(IntEnum):

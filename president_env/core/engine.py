@@ -43,9 +43,19 @@ field            dtype, shape    meaning
 ``asks_left``    int8 [B]        ``president_asks``: asks the President still has to make
 ``asked``        int8 [B,2]      card named by ask i in this deal's exchange, -1 not made
 ``ask_held``     int8 [B,2]      1 if the Bum held the card of ask i, 0 if not, -1 not made
+``seat_played``  int8 [B,P,53]   cards seat p played this deal, per card id (what its plays
+                                 took: runs and jokers included)
+``seat_passed``  int8 [B,P,53]   1 at ``(min(size, 4) - 1) * 13 + rank`` if seat p passed this
+                                 deal on a top set of that size and rank; at 52 if it passed
+                                 on a run or on a jokers-only set
+``recent``       int16 [B,8,2]   the last 8 moves of the play phase this deal, most recent
+                                 first: (seat, action id), passes included; (-1, -1) none
+                                 (the gives and asks of the exchange are not moves here)
 ===============  ==============  ===============================================================
 
-The last six fields are reset at the start of every deal. The direction of play is derived,
+The fields from ``pending`` on are reset at the start of every deal. The last three, the
+public history of the deal, are kept whatever the rules (the ``observation="history"``
+blocks show them). The direction of play is derived,
 not stored: play goes to the right (seat i-1) iff ``western_revolution`` and ``revolution``.
 
 A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
@@ -78,10 +88,10 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core import _kernels as K
-from president_env.core._kernels import Played, _pool
+from president_env.core._kernels import Played, _one, _pool
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, state_spec, step_at
-from president_env.core._kernels._types import NUM_ASKS, STATE_DTYPES
+from president_env.core._kernels._types import HISTORY_LEN, MOVE, NUM_ASKS, PASS_KEYS, STATE_DTYPES
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_CARDS
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
@@ -130,6 +140,9 @@ class State:
     asks_left: npt.NDArray[np.int8]
     asked: npt.NDArray[np.int8]
     ask_held: npt.NDArray[np.int8]
+    seat_played: npt.NDArray[np.int8]
+    seat_passed: npt.NDArray[np.int8]
+    recent: npt.NDArray[np.int16]
     _arrays: K.Arrays = field(init=False, repr=False, compare=False)
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
@@ -141,7 +154,8 @@ class State:
 
     @classmethod
     def zeros(cls, batch: int, num_players: int) -> State:
-        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS}
+        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
+                "H": HISTORY_LEN, "M": MOVE}
         return cls(
             **{
                 name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
@@ -190,7 +204,7 @@ class State:
 
     def _address(self) -> npt.NDArray[np.int64] | None:
         """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
-        array to type and unbox, not 27), built at the fourth call that asks (it costs about
+        array to type and unbox, not 30), built at the fourth call that asks (it costs about
         two calls); None before, or when they cannot be handed over so."""
         spec = self.__dict__.get("_spec", 0)
         if isinstance(spec, int):  # calls that asked (an engine's step of a copy asks twice)
@@ -331,10 +345,10 @@ class Engine:
         """
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
-        return int(
-            K.advance_kernel(self._rp, self._play_tables, self._mask_tables, self._obs_offsets,
-                             self.rules.deals, state._flat, action, mask, obs)
-        )
+        args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals)
+        if (spec := state._address()) is not None:  # one array to type, not the state's 30
+            return int(_one.advance_at(*args, spec, action, mask, obs))
+        return int(K.advance_kernel(*args, state._flat, action, mask, obs))
 
     def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
         idx = None if live.all() else np.flatnonzero(live)
@@ -390,7 +404,8 @@ class Engine:
                 f"out must be float32 of shape ({state.batch_size}, {self.obs_size}), "
                 f"got {out.dtype} {out.shape}"
             )
-        args = (self._rp, self._obs_offsets, state._flat, pl, self.rules.deals, out)
+        args = (self._rp, self._play_tables, self._obs_offsets, state._flat, pl, self.rules.deals,
+                out)
         self._run(K.observe_kernel, args, state.batch_size)
         return out
 
@@ -463,8 +478,8 @@ class Engine:
         if done is not None and seeds is None:
             raise ValueError("next_views needs the seeds of the new games with done")
         s = np.zeros(b, np.uint64) if seeds is None else K.as_seeds(seeds, b)
-        args = (self._rp, self._mask_tables, self._obs_offsets, self.rules.deals, state._flat, d, s,
-                mask, obs, np.empty(b, np.int64))
+        args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals,
+                state._flat, d, s, mask, obs, np.empty(b, np.int64))
         self._run(K.next_views_kernel, args, b)
 
     def standings(self, state: State) -> npt.NDArray[np.int64]:

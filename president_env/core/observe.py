@@ -38,13 +38,31 @@ name                 size         content
                                   deal's exchange
 ``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
                                   held (so that card went to the President)
+``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
+                                  it played this deal, per card id
+``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
+                                  ``(min(size, 4) - 1) * 13 + rank`` if it passed this deal on
+                                  a top set of that size and rank, at 52 if on a run or a
+                                  jokers-only set
+``recent``           8 * (P + 18) ``observation="history"``: the last 8 moves of the play phase
+                     or 0         this deal, most recent first, P + 18 each: seat k one-hot (P),
+                                  kind one-hot (4: pass, set, jokers-only set, run), rank
+                                  one-hot (13: of a set, bottom of a run; none for a pass or
+                                  jokers alone), cards / 8 (1); all zero for no move
 ===================  ===========  ============================================================
 
-The last six blocks belong to the further variants (``RULES.md`` section 12): each has size 0
-unless its option is on, so the observation of rules without them is unchanged.
+The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
+section 12): each has size 0 unless its option is on, so the observation of rules without them
+is unchanged. The last three, the history of the deal, have size 0 unless
+``observation="history"``: they come after every other block, so the standard observation is
+the prefix ``obs[:standard size]`` of the history one (what
+:class:`~president_env.table.Table` hands a policy made for the standard observation). They
+show the engine's ``seat_played``, ``seat_passed`` and ``recent`` fields
+(:class:`~president_env.core.engine.State`); the gives and asks of the exchange are not moves
+there.
 
 Everything above is public or the observer's own: hands of other players appear only as
-counts of cards left. (With ``president_asks``, the card the Bum gave for an ask it could not
+counts of cards left (the history blocks hold only plays and passes made in public). (With ``president_asks``, the card the Bum gave for an ask it could not
 answer is seen only in the President's ``received`` and the Bum's ``gave``.)
 """
 
@@ -56,6 +74,7 @@ from enum import IntEnum
 import numpy as np
 
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
+from president_env.core.constants import HISTORY_LEN, PASS_KEYS
 from president_env.core.rules import Rules
 
 
@@ -89,16 +108,31 @@ class ObsBlock(IntEnum):
     ASKS_LEFT = 23
     ASKED = 24
     ASK_HELD = 25
+    SEAT_PLAYED = 26
+    SEAT_PASSED = 27
+    RECENT = 28
 
 
 ROW_SIZE = NUM_RANKS + 1
 """The ``row`` block: one-hot rank of the row of singles, then its count / 4."""
+MOVE_KINDS = 4
+"""Kinds of a move of the ``recent`` block: pass, set, jokers-only set, run (``Kind`` 0..3)."""
+MOVE_SIZE = MOVE_KINDS + NUM_RANKS + 1
+"""A move of the ``recent`` block after its seat one-hot: kind, rank, cards / 8."""
+MOVE_SIZE_SCALE = 8.0
+"""The cards of a move of the ``recent`` block are divided by this."""
+
+
+def move_width(num_players: int) -> int:
+    """Entries per move of the ``recent`` block: seat one-hot, then :data:`MOVE_SIZE`."""
+    return num_players + MOVE_SIZE
 
 
 def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
     p = rules.num_players
     western = rules.western_revolution
     asks = rules.president_asks
+    history = rules.observation == "history"
     return {
         ObsBlock.HAND: NUM_CARDS,
         ObsBlock.PLAYED: NUM_RANKS + 1,
@@ -126,6 +160,9 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
+        ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
+        ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
+        ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,
     }
 
 
@@ -153,3 +190,17 @@ class ObservationLayout:
     def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """The blocks of one or more observations (last axis), as views."""
         return {name: obs[..., s] for name, s in self.slices.items()}
+
+
+def history_bounds(rules: Rules) -> dict[str, float]:
+    """The largest entry of each history block under ``rules`` (blocks of size 0 included), for
+    the adapters' observation spaces: a seat plays at most ``num_decks`` copies of a natural
+    card and every joker; flags and one-hots are 1; a move's cards / 8 reach the largest set
+    or the longest run over 8."""
+    longest_run = min(rules.max_run_length or NUM_RANKS, NUM_RANKS) if rules.runs else 0
+    biggest = max(rules.max_set_size, longest_run)
+    return {
+        "seat_played": float(max(rules.num_decks, rules.num_jokers, 1)),
+        "seat_passed": 1.0,
+        "recent": max(1.0, biggest / MOVE_SIZE_SCALE),
+    }

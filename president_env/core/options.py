@@ -46,6 +46,9 @@ class RuleParam(IntEnum):
     MAX_RUN_LENGTH = 19
     """0 for no limit."""
     PRESIDENT_ASKS = 20
+    OBSERVATION = 21
+    """Index into :data:`~president_env.core.rules.OBSERVATIONS`: 0 standard, 1 history (the
+    history blocks of the observation; nothing in play)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

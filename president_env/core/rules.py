@@ -5,6 +5,12 @@ Every option of the rules reference (``RULES.md`` in the project's shared folder
 that an option refining another (``western_revolution`` refines ``revolution``; see
 :attr:`Option.requires`) is refused without it.
 
+One field is not a rule of play: ``observation`` picks what each player observes
+(``"history"`` appends the history blocks of :mod:`president_env.core.observe`: cards each seat
+played, what each seat passed on, the last moves); the game itself is the same, and a policy
+made for the standard observation may sit at a history table (it sees the standard prefix; see
+:func:`president_env.table.check_rules`).
+
 Each field is declared with :func:`option`: its doc, its allowed values (``choices`` and/or an
 integer range) and its slot in the kernels' parameter vector. Everything else about an option is
 derived from that metadata (:data:`OPTIONS`), never written again:
@@ -42,10 +48,12 @@ from president_env.core.options import BOOL, Option, RuleParam, option
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
 RevolutionTiming = Literal["immediate", "next_trick"]
+Observation = Literal["standard", "history"]
 
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
 REVOLUTION_TIMINGS: tuple[str, ...] = get_args(RevolutionTiming)
+OBSERVATIONS: tuple[str, ...] = get_args(Observation)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": dict(scoring="president_vp"),
@@ -266,6 +274,16 @@ class Rules:
             samples=(False, False, True),
             param=RuleParam.PRESIDENT_ASKS,
             requires="exchange_on",
+        ),
+    )
+    observation: Observation = field(
+        default="standard",
+        metadata=option(
+            'what a player observes: "standard", or "history" (adds the cards each seat played, '
+            "what each seat passed on and the last 8 moves); changes nothing in play",
+            OBSERVATIONS,
+            samples=("standard", "standard", "history"),
+            param=RuleParam.OBSERVATION,
         ),
     )
     preset_name: str | None = field(

@@ -6,7 +6,8 @@ pile (kind, rank, size, last player), passes, revolution, places, titles, scores
 dealer, cards played, the exchange (cards given, received, still to return), the state of the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
-``ask_held``), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
+``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``),
+``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
 writes the report that :mod:`president_env.testing.difftest` and
 :mod:`president_env.testing.checks` raise.
@@ -27,7 +28,7 @@ from president_env.core.rules import Rules
 from president_env.rewards import deal_rewards, reward_table
 from president_env.testing.reference import ReferenceGame
 
-CARD_FIELDS = ("hands", "gave", "received")
+CARD_FIELDS = ("hands", "gave", "received", "seat_played")
 """State fields of 53 card counts per seat (shown as cards in a report)."""
 
 PHASE_NAMES = {PHASE_EXCHANGE: "exchange", PHASE_PLAY: "play", PHASE_DONE: "done"}
@@ -68,6 +69,9 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
         "asks_left": int(state.asks_left[b]),
         "asked": state.asked[b].tolist(),
         "ask_held": state.ask_held[b].tolist(),
+        "seat_played": state.seat_played[b].tolist(),
+        "seat_passed": state.seat_passed[b].tolist(),
+        "recent": state.recent[b].tolist(),
     }
 
 
@@ -100,6 +104,9 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "asks_left": ref.asks_left,
         "asked": ref.asked,
         "ask_held": ref.ask_held,
+        "seat_played": ref.seat_played,
+        "seat_passed": ref.seat_passed,
+        "recent": ref.recent,
     }
 
 

@@ -62,6 +62,10 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
     per ask, then the Vice-President one.
+
+Whatever the rules, the public history of the deal (what ``observation="history"`` shows) is
+kept too: the cards each seat played, what each seat passed on, the last 8 moves
+(:mod:`president_env.testing.reference_history`).
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, THR
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
+from president_env.testing.reference_history import History
 from president_env.testing.reference_plays import (
     Hand,
     Play,
@@ -88,15 +93,15 @@ from president_env.testing.reference_plays import (
 PLAYED_JOKERS = NUM_RANKS
 
 
-class ReferenceGame(Exchange):
+class ReferenceGame(Exchange, History):
     """One game of President (one or more deals), stepped one action at a time.
 
     Public state (read it, do not write it): ``phase``, ``current``, ``hands``, ``pile_kind``,
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
     ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
-    ``row_rank``, ``row_count``, ``asks_left``, ``asked`` and ``ask_held`` (as in the engine's
-    State).
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked`` and ``ask_held``, and the history
+    ``seat_played``, ``seat_passed`` and ``recent`` (as in the engine's State).
     """
 
     def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
@@ -162,6 +167,7 @@ class ReferenceGame(Exchange):
         self.ask_held: list[int] = [-1] * ASKS
         """1 if the Bum held the card of that ask, 0 if not, -1 if not made."""
         self.played: list[int] = [0] * (NUM_RANKS + 1)
+        self._reset_history()
         self._clear_pile()
         self.gave: list[Hand] = [[0] * NUM_CARDS for _ in range(players)]
         """Cards each seat gave in this deal's exchange (automatic gifts and returns)."""
@@ -271,12 +277,15 @@ class ReferenceGame(Exchange):
             self._ask(int(self.layout.card[action]))
         elif self.phase == "exchange":
             self._return_card(int(self.layout.card[action]))
-        elif action == PASS:
-            self._pass()
-        else:
-            self._play(action)
+        else:  # a move of the play phase
+            self._note_move(self.current, action)
+            if action == PASS:
+                self._pass()
+            else:
+                self._play(action)
 
     def _pass(self) -> None:
+        self._note_pass(self.current)
         self.passed[self.current] = True
         if self._trick_over():
             self._new_trick(leader=self.last_player)
@@ -292,6 +301,7 @@ class ReferenceGame(Exchange):
             cards = mixed_run_cards(self._hands[seat], rank, size)
         else:
             cards = [int(n) for n in lay.cards_for(action, self._hands[seat])]
+        self._note_cards(seat, cards)
         for card in range(NUM_CARDS):
             count = cards[card]
             self._hands[seat][card] -= count

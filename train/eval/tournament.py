@@ -39,7 +39,7 @@ import itertools
 import math
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,7 +199,7 @@ def _resolve(name: str, spec: AgentSpec, rules: Rules, seed: int) -> Policy:
             f"an agent is an Agent, a factory (rules, seed) -> Agent, a name or a checkpoint "
             f"path; got {spec!r}"
         )
-    check_rules(agent, rules, name=f"agent {name!r}")
+    check_rules(agent, table_rules(rules, [agent]), name=f"agent {name!r}")
     return agent  # type: ignore[no-any-return]
 
 
@@ -269,6 +269,15 @@ class _Schedule:
         return {"deal": int(self.job_deal[job]), "replay": job % self.rotations}
 
 
+def table_rules(rules: Rules, policies: Sequence[object]) -> Rules:
+    """The rules of a table for ``policies``: ``rules``, with ``observation="history"`` when a
+    policy reads the history observation (the Expert); the others then get their own, standard
+    prefix of it (:func:`president_env.table.policy_obs_size`)."""
+    wants = any(getattr(getattr(q, "rules", None), "observation", None) == "history"
+                for q in policies)
+    return rules.replace(observation="history") if wants else rules
+
+
 def run_tournament(
     agents: Mapping[str, AgentSpec],
     rules: Rules,
@@ -313,7 +322,7 @@ def run_tournament(
     ]
     deal_seeds = deal_ss.generate_state(num_deals, dtype=np.uint64).astype(np.uint64)
     seats = seat_plan(p, num_deals, duplicate, seating, np.random.default_rng(seat_ss))
-    plan = _Schedule(Engine(rules), seats, deal_seeds)
+    plan = _Schedule(Engine(table_rules(rules, players)), seats, deal_seeds)
     bsz = min(batch_size, plan.n_jobs)
     table = plan.table(players, names, bsz)
     recorder = (

@@ -4,7 +4,7 @@
 Normal agent) and the others to the shared, trained policy; which seats they take is drawn
 again for every game (:class:`SeatMap`, RLlib's ``policy_mapping_fn``), from the run's seed and
 the order in which the env runner starts its games, so a run repeats. An opponent is a
-rule-based agent's name (:data:`agents.AGENTS`) or the path of an :mod:`agents.policy`
+rule-based agent's name (:data:`agents.NAMED_AGENTS`) or the path of an :mod:`agents.policy`
 checkpoint (``.pt``) trained for the run's rules.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import AGENTS
+from agents import NAMED_AGENTS
 from agents.policy import PolicyNet, load_policy
 from president_env.core.rules import Rules
 
@@ -41,7 +41,7 @@ def opponent_modules(
     ids: list[str] = []
     configs: dict[str, dict[str, Any]] = {}
     for i, spec in enumerate(o.strip() for o in opponents):
-        if spec.lower() in AGENTS:
+        if spec.lower() in NAMED_AGENTS:
             mid = spec.lower()
             if mid not in configs:
                 configs[mid] = fixed_agent_config(rules, agent=mid, seed=seed + 1000 + i)
@@ -51,7 +51,7 @@ def opponent_modules(
             configs.setdefault(mid, fixed_agent_config(rules, net=net))
         else:
             raise ValueError(
-                f"unknown opponent {spec!r}: expected one of {sorted(AGENTS)} or the path of a "
+                f"unknown opponent {spec!r}: expected one of {sorted(NAMED_AGENTS)} or the path of a "
                 "policy checkpoint (.pt)"
             )
         ids.append(mid)

@@ -1,7 +1,7 @@
 """One game, one call: play an action, then the mask and the observation of the next player
 to act (:meth:`president_env.core.engine.Engine.advance`).
 
-At a batch of one the cost of a step is the fixed cost of each compiled call (typing the 27
+At a batch of one the cost of a step is the fixed cost of each compiled call (typing the
 state arrays alone takes ~2 us), not the work; this kernel does in one call what
 ``step_inplace`` + ``legal_action_mask`` + ``observe`` do in three, with the same results.
 """
@@ -29,5 +29,5 @@ def advance_kernel(rp, play_tables, mask_tables, off, deals, arrays, action, mas
     cur = Arrays(*arrays).current[0]
     mask_kernel(rp, mask_tables, arrays, mask.reshape((1, mask.shape[0])), 0, 1)
     one[0] = max(cur, 0)
-    observe_kernel(rp, off, arrays, one, deals, obs.reshape((1, obs.shape[0])), 0, 1)
+    observe_kernel(rp, play_tables, off, arrays, one, deals, obs.reshape((1, obs.shape[0])), 0, 1)
     return cur

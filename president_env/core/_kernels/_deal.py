@@ -103,7 +103,8 @@ def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
 @kernel(inline="always")
 def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     """An empty pile, nobody passed or finished, no revolution (none pending, no row of
-    singles), nothing played, exchanged or asked."""
+    singles), nothing played, exchanged or asked, no history (``seat_played``,
+    ``seat_passed``, ``recent``)."""
     st.pile_kind[b] = Kind.PASS
     st.pile_rank[b] = -1
     st.pile_size[b] = 0
@@ -122,6 +123,9 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     st.asks_left[b] = 0
     st.asked[b, :] = -1
     st.ask_held[b, :] = -1
+    st.seat_played[b, :, :] = 0
+    st.seat_passed[b, :, :] = 0
+    st.recent[b, :, :] = -1
     st.phase[b] = Phase.PLAY
 
 

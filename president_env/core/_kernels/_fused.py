@@ -98,7 +98,7 @@ def play_random_kernel(  # type: ignore[no-untyped-def]
 
 @kernel
 def next_views_kernel(  # type: ignore[no-untyped-def]
-    rp, mask_tables, off, deals, arrays, done, seeds, mask, obs, players, lo, hi
+    rp, play_tables, mask_tables, off, deals, arrays, done, seeds, mask, obs, players, lo, hi
 ):
     """For games ``lo <= b < hi``: a new game seeded ``seeds[b]`` where ``done[b]``, then
     ``mask[b]`` and ``obs[b]`` of the player to act (``players[b]``; seat 0 once over)."""
@@ -107,4 +107,4 @@ def next_views_kernel(  # type: ignore[no-untyped-def]
     current = Arrays(*arrays).current
     for b in range(lo, hi):
         players[b] = max(current[b], 0)
-    observe_kernel(rp, off, arrays, players, deals, obs, lo, hi)
+    observe_kernel(rp, play_tables, off, arrays, players, deals, obs, lo, hi)

@@ -5,9 +5,16 @@ starts)."""
 from __future__ import annotations
 
 from president_env.core._kernels._jit import kernel
-from president_env.core._kernels._types import Arrays
-from president_env.core.constants import NUM_CARDS, NUM_RANKS, PLAYED_SIZE, Kind, Phase
-from president_env.core.observe import ObsBlock
+from president_env.core._kernels._types import Arrays, PlayTables
+from president_env.core.constants import (
+    HISTORY_LEN,
+    NUM_CARDS,
+    NUM_RANKS,
+    PLAYED_SIZE,
+    Kind,
+    Phase,
+)
+from president_env.core.observe import MOVE_KINDS, MOVE_SIZE, MOVE_SIZE_SCALE, ObsBlock
 from president_env.core.rules import RuleParam
 
 
@@ -45,17 +52,57 @@ def _asks(out, b, o_asked, o_held, asked, ask_held):  # type: ignore[no-untyped-
                 out[b, o_held + c] += 1.0
 
 
+@kernel(inline="always")
+def _per_seat(out, b, start, rows, me, n_players):  # type: ignore[no-untyped-def]
+    """Rows ``rows[q]`` (one per seat q) written from ``start``, seat k's row k-th (the history
+    blocks ``seat_played`` and ``seat_passed``)."""
+    width = rows.shape[1]
+    for k in range(n_players):
+        q = (me + k) % n_players
+        o = start + k * width
+        for c in range(width):
+            out[b, o + c] = rows[q, c]
+
+
+@kernel(inline="always")
+def _recent(  # type: ignore[no-untyped-def]
+    out, b, start, recent, me, n_players, kinds, ranks, sizes
+):
+    """The ``recent`` block: per move (seat, action id; seat -1 for none), most recent first,
+    seat k one-hot, kind one-hot, rank one-hot (sets and runs), cards / 8 (``kinds``,
+    ``ranks``, ``sizes``: the play tables)."""
+    width = n_players + MOVE_SIZE
+    _clear(out, b, start, HISTORY_LEN * width)
+    for i in range(HISTORY_LEN):
+        seat = recent[i, 0]
+        if seat < 0:
+            continue
+        a = recent[i, 1]
+        o = start + i * width
+        out[b, o + (seat - me + n_players) % n_players] = 1.0
+        kind = kinds[a]
+        out[b, o + n_players + kind] = 1.0
+        if kind == Kind.SET or kind == Kind.RUN:
+            out[b, o + n_players + MOVE_KINDS + ranks[a]] = 1.0
+        if kind != Kind.PASS:
+            out[b, o + n_players + MOVE_KINDS + NUM_RANKS] = sizes[a] / MOVE_SIZE_SCALE
+
+
 @kernel
-def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignore[no-untyped-def]
+def observe_kernel(  # type: ignore[no-untyped-def]
+    rp, play_tables, off, arrays, players, deals, out, lo, hi
+):
     """``out[b]`` (float32 [B, O]) = the observation of seat ``me = players[b]`` in game b;
     "seat k" is the k-th seat to the left of ``me``. Every entry is written (``out`` may hold
     anything on entry): the one-hot blocks are cleared first, the others written whole. Games
-    ``lo <= b < hi``."""
+    ``lo <= b < hi``. (``play_tables``: what each action id plays, for the ``recent`` block.)"""
     st = Arrays(*arrays)
+    tab = PlayTables(*play_tables)
     n_players = rp[RuleParam.PLAYERS]
     pending = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0  # the blocks of the further variants
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0  # (size 0 when their option is off)
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
+    history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 unless "history")
     for b in range(lo, hi):
         me = players[b]
         _clear(out, b, off[ObsBlock.PILE_KIND], 4)
@@ -105,4 +152,9 @@ def observe_kernel(rp, off, arrays, players, deals, out, lo, hi):  # type: ignor
         if asks:
             out[b, off[ObsBlock.ASKS_LEFT]] = st.asks_left[b]
             _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
+        if history:
+            _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
+            _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)
+            _recent(out, b, off[ObsBlock.RECENT], st.recent[b], me, n_players, tab.kind,
+                    tab.rank, tab.size)
 

@@ -12,6 +12,10 @@ turns to the right during a revolution (:func:`direction`) and a row of four sin
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
 President's asks (``Kind.ASK``), answered at once from the Bum's hand.
 
+The public history of the deal is kept in every game, whatever the rules: the cards each seat
+played (``seat_played``, with the public memory in :func:`_take`), what each seat passed on
+(:func:`_note_pass`) and the last moves of the play phase (:func:`_note_move`).
+
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
 natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
@@ -24,8 +28,23 @@ import numpy as np
 
 from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
 from president_env.core._kernels._jit import kernel
-from president_env.core._kernels._types import NUM_ASKS, Arrays, PlayTables
-from president_env.core.constants import EIGHT, JOKER, NUM_CARDS, NUM_SUITS, TOP, Kind, Phase
+from president_env.core._kernels._types import (
+    HISTORY_LEN,
+    NUM_ASKS,
+    PASS_OTHER,
+    Arrays,
+    PlayTables,
+)
+from president_env.core.constants import (
+    EIGHT,
+    JOKER,
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    TOP,
+    Kind,
+    Phase,
+)
 from president_env.core.rules import RuleParam
 
 
@@ -67,9 +86,11 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
 
 
 @kernel(inline="always")
-def _take(hands, played, b, p, kind, rank, size, suit, taken):  # type: ignore[no-untyped-def]
-    """Take the cards of a play from the hand of ``p`` into the public memory of cards played
-    (``taken``: int8 [53] scratch)."""
+def _take(  # type: ignore[no-untyped-def]
+    hands, played, seat_played, b, p, kind, rank, size, suit, taken
+):
+    """Take the cards of a play from the hand of ``p`` into the public memory of cards played,
+    per rank and per seat (``taken``: int8 [53] scratch)."""
     take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
     lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
     if kind == Kind.SET:
@@ -79,8 +100,30 @@ def _take(hands, played, b, p, kind, rank, size, suit, taken):  # type: ignore[n
     for c in range(lo, hi):
         hands[b, p, c] -= taken[c]
         played[b, c // NUM_SUITS] += taken[c]
+        seat_played[b, p, c] += taken[c]
     hands[b, p, JOKER] -= taken[JOKER]
     played[b, JOKER // NUM_SUITS] += taken[JOKER]  # played[13] counts the jokers
+    seat_played[b, p, JOKER] += taken[JOKER]
+
+
+@kernel(inline="always")
+def _note_move(recent, b, p, a):  # type: ignore[no-untyped-def]
+    """History: seat ``p`` took action ``a`` in the play phase; the older moves shift by one."""
+    for i in range(HISTORY_LEN - 1, 0, -1):
+        recent[b, i, 0] = recent[b, i - 1, 0]
+        recent[b, i, 1] = recent[b, i - 1, 1]
+    recent[b, 0, 0] = p
+    recent[b, 0, 1] = a
+
+
+@kernel(inline="always")
+def _note_pass(seat_passed, b, p, pile_kind, pile_rank, pile_size):  # type: ignore[no-untyped-def]
+    """History: ``p`` passes on the top play (a set of its size, 4 and more alike, and rank;
+    or a run or a jokers-only set, one entry for both)."""
+    if pile_kind == Kind.SET:
+        seat_passed[b, p, (min(pile_size, 4) - 1) * NUM_RANKS + pile_rank] = 1
+    elif pile_kind != Kind.PASS:
+        seat_passed[b, p, PASS_OTHER] = 1
 
 
 @kernel(inline="always")
@@ -261,13 +304,15 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
+        _note_move(st.recent, b, p, a)
         if kind == Kind.PASS:
             st.passed[b, p] = True
+            _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b], st.pile_size[b])
         else:
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b]
-            _take(st.hands, st.played, b, p, kind, rank, size, tab.suit[a], taken)
+            _take(st.hands, st.played, st.seat_played, b, p, kind, rank, size, tab.suit[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True

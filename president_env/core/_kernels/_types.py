@@ -1,15 +1,15 @@
 """The typed interface of the kernels: the state and the action tables as NamedTuples of arrays.
 
 Python hands every kernel plain tuples (numba types a plain tuple at the call several times
-faster than a NamedTuple: about 2.2 against 3.5 us for the 27 state arrays, which is most of
-the cost of a step at a batch of one); each kernel called from Python wraps them once, as in
-``st = Arrays(*arrays)``, and from there on reads fields by name (``st.hands[b, p, c]``;
-arrays are written in place). The field order is that of :class:`~president_env.core.engine.State`.
+faster than a NamedTuple: about 2.2 against 3.5 us for the 27 state arrays of version 0.4,
+which is most of the cost of a step at a batch of one); each kernel called from Python wraps
+them once, as in ``st = Arrays(*arrays)``, and from there on reads fields by name
+(``st.hands[b, p, c]``; arrays are written in place). The field order is that of :class:`~president_env.core.engine.State`.
 
 Inside the loop over games, a kernel hands its helpers the numbers of the game (such as a
 :class:`Pile`) and the few arrays they read or write, never the whole NamedTuple: binding a
 tuple of arrays to a helper's parameter costs an atomic reference-count increment and
-decrement per array (~300 ns per game for the 27 arrays, against ~20-100 ns of game logic).
+decrement per array (~300 ns per game for the 30 arrays, against ~20-100 ns of game logic).
 Helpers that run once per deal (dealing, the exchange) take the whole state.
 """
 
@@ -19,8 +19,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from president_env.core.constants import HISTORY_LEN, PASS_KEYS, PASS_OTHER
+
+__all__ = ["HISTORY_LEN", "MOVE", "NUM_ASKS", "PASS_KEYS", "PASS_OTHER", "STATE_DTYPES", "Arrays",
+           "MaskTables", "Pile", "PlayTables", "Played"]
+
 NUM_ASKS = 2
 """Asks of the President in one exchange (``president_asks``): the width of ``asked``."""
+
+# HISTORY_LEN (8: the moves kept in ``recent``, dimension "H") and PASS_KEYS (53: the width of
+# ``seat_passed``, dimension "X"; PASS_OTHER = 52 for a pass on a run or jokers alone) live in
+# president_env.core.constants, which the observation layout reads too.
+MOVE = 2
+"""A move of ``recent`` (dimension "M"): the seat, then the action id."""
 
 
 STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
@@ -51,11 +62,15 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "asks_left": (np.int8, ()),
     "asked": (np.int8, ("K",)),
     "ask_held": (np.int8, ("K",)),
+    "seat_played": (np.int8, ("P", "C")),
+    "seat_passed": (np.int8, ("P", "X")),
+    "recent": (np.int16, ("H", "M")),
 }
 """dtype and dimensions after the batch axis of every state array, in the order of
-:class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks): the one statement of
-the state's layout (:class:`~president_env.core.engine.State` and the one-game spec of
-:mod:`._one` derive theirs from it)."""
+:class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
+H moves kept, M numbers of a move): the one statement of the state's layout
+(:class:`~president_env.core.engine.State` and the one-game spec of :mod:`._one` derive theirs
+from it)."""
 
 
 class Arrays(NamedTuple):
@@ -88,6 +103,9 @@ class Arrays(NamedTuple):
     asks_left: np.ndarray
     asked: np.ndarray
     ask_held: np.ndarray
+    seat_played: np.ndarray
+    seat_passed: np.ndarray
+    recent: np.ndarray
 
 
 class PlayTables(NamedTuple):

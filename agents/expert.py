@@ -1,0 +1,180 @@
+"""The Expert: determinized Monte-Carlo search over sampled hands, with Hard rollouts.
+
+For each decision of the play phase with more than one legal action, :class:`ExpertAgent`
+
+1. samples ``samples`` deals of the hidden cards consistent with what it knows
+   (:func:`president_env.positions.sample_hands`: its hand, the cards left and played, the cards
+   it gave in the exchange and, with ``Rules(observation="history")``, who played which card and
+   who passed on what, weighed by ``pass_weight``);
+2. builds the position of each (:func:`president_env.positions.from_observation`), plays every
+   legal action in every one of them (the same samples for every action: common random numbers),
+   and plays the deal on with :class:`~agents.rule_based.HardAgent` in every seat, in one batched
+   engine state for all the rows, actions and samples of the call, until the Expert's seat has
+   gone out;
+3. takes the action with the best mean place (ties, and differences under ``margin``, go to
+   Hard's own choice).
+
+It decides from its observation and the legal-action mask only (the positions are built from
+them), like every agent. The exchange and forced moves are Hard's. The budget is
+``samples`` x legal actions rollouts per decision; decision time at the default budget is in
+``docs/agents_results.md`` (``python -m train.eval.expert_budget`` measures it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import BaseAgent, IntArray
+from agents.belief import MISS, STEPS, pass_belief, record_belief
+from agents.rule_based import HardAgent
+from president_env.core.constants import PHASE_DONE, PHASE_PLAY
+from president_env.core.engine import Engine, State
+from president_env.core.rules import Rules
+from president_env.positions import check_record, from_observation, sample_hands
+
+SAMPLES = 32
+"""Sampled deals of the hidden cards per decision (the default budget)."""
+ROWS_PER_CALL = 64
+"""Decisions searched together in one batched engine state (memory: rows x actions x samples)."""
+
+
+class ExpertAgent(BaseAgent):
+    """Determinized Monte-Carlo search with Hard rollouts (see the module docstring).
+
+    ``samples``: deals of the hidden cards per decision; ``steps``: Metropolis-Hastings steps of
+    the record belief per deal (:mod:`agents.belief`); ``miss``: the belief's weight of a deal
+    per move of another seat that Hard would not have made (1: ignore the record, draw deals
+    uniformly); ``margin``: how much better in mean place another action must be to overrule
+    Hard's choice; ``seed``: the sampling stream.
+
+    The Expert reads the history observation: ``rules`` are taken with
+    ``observation="history"`` (a table or tournament gives it that observation).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        samples: int = SAMPLES,
+        steps: int = STEPS,
+        miss: float = MISS,
+        margin: float = 0.0,
+    ) -> None:
+        if isinstance(rules, Rules) and rules.observation != "history":
+            rules = rules.replace(observation="history")
+        super().__init__(rules, seed)
+        for name, value, low in (("samples", samples, 1), ("steps", steps, 0)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not 0.0 < miss <= 1.0:
+            raise ValueError(f"miss must be in (0, 1], got {miss!r}")
+        self.samples, self.steps = int(samples), int(steps)
+        self.miss, self.margin = float(miss), float(margin)
+        self._hard = HardAgent(self.rules)
+        self._engine = Engine(self.rules, threads=1)
+        self._phase = self.obs_layout.slices["phase"]
+        self.rng = np.random.default_rng(seed)
+        self.rollouts = 0
+        """Rollouts played so far (for budgets and reports)."""
+
+    def reseed(self, seed: int | None) -> None:
+        super().reseed(seed)
+        self.rng = np.random.default_rng(seed)
+
+    def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
+        return self._decide_rows(obs, mask, None)
+
+    def act_with_record(self, observations: Any, action_masks: Any, moves: Any, n_moves: Any
+                        ) -> IntArray:
+        """:meth:`act_batch` with the public record of each deal (``moves [B, L, 2]``: seat in
+        the observer's frame and action of every move of the play so far, ``n_moves [B]``;
+        :meth:`president_env.table.Table.record`), from which the belief weighs its deals."""
+        obs, mask = self._validated(observations, action_masks)
+        mv, n = check_record(moves, n_moves, len(obs), self.rules.num_players)
+        out = np.full(len(obs), -1, np.int64)
+        rows = np.flatnonzero(mask.any(axis=1))
+        if len(rows):
+            out[rows] = self._decide_rows(obs[rows], mask[rows], (mv[rows], n[rows]))
+        return out
+
+    def _decide_rows(self, obs: np.ndarray, mask: np.ndarray,
+                     record: tuple[np.ndarray, np.ndarray] | None) -> IntArray:
+        out = self._hard._act_batch(obs, mask)
+        in_play = obs[:, self._phase][:, PHASE_PLAY] > 0
+        rows = np.flatnonzero(in_play & (mask.sum(axis=1) > 1))
+        for lo in range(0, len(rows), ROWS_PER_CALL):
+            r = rows[lo : lo + ROWS_PER_CALL]
+            rec = None if record is None else (record[0][r], record[1][r])
+            out[r] = self._search(obs[r], mask[r], out[r], rec)
+        return out
+
+    # ------------------------------------------------------------------ search
+    def _search(self, obs: np.ndarray, mask: np.ndarray, hard: IntArray,
+                record: tuple[np.ndarray, np.ndarray] | None) -> IntArray:
+        """The best action of every row by mean place over the sampled deals."""
+        m, n, p = len(obs), self.samples, self.rules.num_players
+        hands = self._deals(obs, record)
+        base = from_observation(self.rules, np.repeat(obs, n, axis=0), hands.reshape(m * n, p, -1))
+        row_of, act_of = np.nonzero(mask)  # every (row, legal action), row-major
+        pick = (row_of[:, None] * n + np.arange(n)[None]).reshape(-1)
+        games = base.take(pick)
+        self._engine.step_inplace(games, np.repeat(act_of, n), check=False)
+        places = self._rollout(games).reshape(len(row_of), n).mean(axis=1)
+        self.rollouts += len(pick)
+        best = np.empty(m, np.int64)
+        for i in range(m):
+            sel = np.flatnonzero(row_of == i)
+            j = sel[np.argmin(places[sel])]
+            h = sel[act_of[sel] == hard[i]]
+            keep = len(h) and places[h[0]] <= places[j] + self.margin
+            best[i] = hard[i] if keep else act_of[j]
+        return best
+
+    def _deals(self, obs: np.ndarray, record: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+        """``samples`` deals of the hidden cards per row ``[m, n, P, 53]`` (:mod:`agents.belief`)."""
+        n, r = self.samples, self.rules
+        if self.miss >= 1.0:
+            return sample_hands(r, obs, n, self.rng, 1.0)
+        if record is None:
+            return pass_belief(r, self._engine, self._hard, obs, n, self.rng, self.miss)
+        return record_belief(r, self._engine, self._hard, obs, record[0], record[1], n, self.rng,
+                             self.steps, self.miss)
+
+    def _rollout(self, games: State) -> np.ndarray:
+        """Seat 0's place in the current deal of every game, Hard playing every seat."""
+        eng, hard = self._engine, self._hard
+        n = games.batch_size
+        place = np.full(n, -1.0)
+        idx = np.arange(n)
+        st = games
+        mask = np.empty((n, eng.num_actions), np.bool_)
+        obs = np.empty((n, eng.obs_size), np.float32)
+        while True:
+            done = self._settled(st, idx, place)
+            if done.all():
+                return place
+            if done.mean() > 0.25:  # play on with the games still going only
+                keep = np.flatnonzero(~done)
+                st, idx, done = st.take(keep), idx[keep], done[keep]
+                mask, obs = mask[: len(keep)], obs[: len(keep)]
+            eng.next_views(st, mask, obs)
+            eng.step_inplace(st, hard.act_batch(obs, mask), check=False, where=~done)
+
+    @staticmethod
+    def _settled(st: State, idx: np.ndarray, place: np.ndarray) -> np.ndarray:
+        """Games where seat 0's place is known (written into ``place[idx]``)."""
+        over = st.deal_over | (st.phase == PHASE_DONE)
+        gone = st.place[:, 0] >= 0
+        known = np.where(over, st.title[:, 0], np.where(gone, st.place[:, 0], -1))
+        got = known >= 0
+        place[idx[got]] = known[got]
+        return np.asarray(got)
+
+    def describe(self) -> dict[str, Any]:
+        """The budget and belief settings (for reports)."""
+        return {"samples": self.samples, "steps": self.steps, "miss": self.miss,
+                "margin": self.margin}
