@@ -1,23 +1,28 @@
-"""The Expert: determinized Monte-Carlo search over sampled hands, with Hard rollouts.
+"""The Expert: determinized Monte-Carlo search over believed hands, with Hard rollouts.
 
 For each decision of the play phase with more than one legal action, :class:`ExpertAgent`
 
-1. samples ``samples`` deals of the hidden cards consistent with what it knows
-   (:func:`president_env.positions.sample_hands`: its hand, the cards left and played, the cards
-   it gave in the exchange and, with ``Rules(observation="history")``, who played which card and
-   who passed on what, weighed by ``pass_weight``);
+1. draws ``samples`` deals of the hidden cards from its belief (:mod:`agents.belief`): deals
+   consistent with the observation (its hand, every seat's count, the cards played per card id,
+   the cards it gave in the exchange, the suits the lowest-suit-first rule of sets rules out;
+   :func:`president_env.positions.sample_hands`), weighed by how well Hard, as a model of the
+   other players, explains every move of the deal so far (the public record a
+   :class:`~president_env.table.Table` keeps for it; without a record, the passes of the
+   history observation);
 2. builds the position of each (:func:`president_env.positions.from_observation`), plays every
-   legal action in every one of them (the same samples for every action: common random numbers),
+   legal action in every one of them (the same deals for every action: common random numbers),
    and plays the deal on with :class:`~agents.rule_based.HardAgent` in every seat, in one batched
-   engine state for all the rows, actions and samples of the call, until the Expert's seat has
-   gone out;
+   engine state for all the rows, actions and deals of the call, until its own seat has gone
+   out;
 3. takes the action with the best mean place (ties, and differences under ``margin``, go to
    Hard's own choice).
 
-It decides from its observation and the legal-action mask only (the positions are built from
-them), like every agent. The exchange and forced moves are Hard's. The budget is
-``samples`` x legal actions rollouts per decision; decision time at the default budget is in
-``docs/agents_results.md`` (``python -m train.eval.expert_budget`` measures it).
+It decides from its observation (``Rules(observation="history")``: a tournament gives it that
+observation and the other agents their own prefix of it), the public record and its own hand
+only. The exchange and forced moves are Hard's. Budget per decision: ``samples`` deals, each
+from ``steps`` Metropolis-Hastings steps of the belief (a replay of the record each), and
+``samples`` rollouts per legal action; ``python -m benchmarks.bench_expert`` measures the time
+per decision, and ``docs/agents_results.md`` reports it with the Expert's results.
 """
 
 from __future__ import annotations

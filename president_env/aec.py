@@ -58,9 +58,9 @@ is the `k`-th seat to the observer's left, `k = 0` the observer itself. With `N`
 | o+5N+2N²+106                   | `to_return`   | cards the observer still has to return         |
 | o+5N+2N²+107                   | `deal`        | index of the deal / number of deals            |
 
-The further variants append their public blocks (pending revolution, direction, row of singles,
-asks), each empty when its option is off; `raw_env.obs_layout.slices` gives every block as a slice
-(:class:`~president_env.core.observe.ObservationLayout`).
+The variants append their public blocks (pending revolution, direction, row of singles, asks),
+empty when off, and `observation="history"` the deal's public history, last; every block is a
+slice of `raw_env.obs_layout.slices` (:class:`~president_env.core.observe.ObservationLayout`).
 
 ### Actions
 
@@ -143,7 +143,7 @@ above). `raw_env(...)` is the bare environment.
   engine under `president_env.core`, rewards to `president_env.rewards`, checks to `.gate`.
 * v0, 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`; copies keep the
   game; misspelled `reset` options and bad seeds raise; `record=True`. 0.4.0: six further
-  variants and `daifugo_full`; spaces unchanged without them.
+  variants and `daifugo_full`; spaces unchanged without them. 0.5.0: `observation="history"`.
 """
 
 from __future__ import annotations

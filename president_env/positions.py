@@ -297,10 +297,13 @@ def sample_hands(
     the observer's frame, each consistent with the observation (see the module docstring).
 
     Every hidden card is dealt uniformly among the seats with room for it, the known ones
-    (:func:`_known`) placed first; with the history observation each sample is then drawn among
+    (:func:`_known`) placed first. With the history observation the cards played are known per
+    card id, and a seat never gets a card that the lowest-suit-first rule of sets rules out
+    (:func:`_forbidden`) while another seat can take it; each sample is then drawn among
     ``tries`` such deals with weights ``pass_weight ** (passes it contradicts)``: a pass on a
     set of size s and rank r contradicts a hand holding s or more cards (jokers counted) of a
-    rank that beats r in the order in effect."""
+    rank that beats r in the order in effect (1 ignores passes). The compiled dealing is
+    :mod:`president_env._sampling`."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     if not 0.0 <= pass_weight <= 1.0:

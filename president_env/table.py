@@ -172,8 +172,9 @@ class DealRecord:
     Everything in it was seen by every player. A table keeps one when a seated policy reads it
     (it has ``act_with_record(obs, mask, moves, n_moves)``, as :class:`agents.ExpertAgent`),
     and hands it to that policy in the acting player's frame (:meth:`relative`). A game's
-    record starts afresh when its state holds no move of the deal yet (``recent`` is empty:
-    a new deal, or a new game put into the table's state).
+    record starts afresh when its state holds no move of the deal yet (no card ``played``: the
+    first move of a deal's play is a lead, which plays cards; so a new deal, or a new game put
+    into the table's state, under either observation).
     """
 
     def __init__(self, batch: int, rules: Rules) -> None:
@@ -184,7 +185,7 @@ class DealRecord:
 
     def note(self, state: State, rows: IntArray, actions: IntArray) -> None:
         """Add the moves ``actions`` about to be made in games ``rows`` (their seat to act)."""
-        fresh = rows[state.recent[rows, 0, 0] < 0]
+        fresh = rows[state.played[rows].sum(axis=1) == 0]
         self.n[fresh] = 0
         play = rows[state.phase[rows] == PHASE_PLAY]
         if len(play) == 0:
@@ -199,7 +200,7 @@ class DealRecord:
     def relative(self, state: State, rows: IntArray) -> tuple[IntArray, IntArray]:
         """The records of games ``rows`` with seats in the frame of the seat to act there
         (seat k: the k-th to its left, as in the observation): ``(moves [R, L, 2], n [R])``."""
-        fresh = rows[state.recent[rows, 0, 0] < 0]
+        fresh = rows[state.played[rows].sum(axis=1) == 0]
         self.n[fresh] = 0
         n = self.n[rows]
         width = max(int(n.max(initial=0)), 1)

@@ -1,13 +1,15 @@
 """The history observation (``observation="history"``) and the state fields it shows.
 
-* Scripted deals, on the engine and on the reference alike: the exact ``seat_played``,
+* Scripted deals (``observation="history"``), on the engine and on the reference alike: the
+  exact ``seat_played``,
   ``seat_passed`` and ``recent`` after each move (a set, a run, jokers, passes on a pair of 9s,
   on a run and on jokers alone, more than 8 moves so that ``recent`` shifts, the reset at a new
   deal and nothing for the exchange), the key of a pass for every size of set.
 * The blocks: their exact entries in a scripted position (seats relative to the observer), and
   in random positions of every preset the blocks rebuilt from the fields.
 * The standard observation is unchanged: the same seeds play the same games under either
-  option, and the standard observation is the prefix of the history one.
+  option, and the standard observation is the prefix of the history one. Under
+  ``"standard"`` the three fields are not kept: they stay at their reset values.
 * Nothing hidden: dealing the other seats' cards again among them changes no observation.
 * The adapters (AEC, vector, single agent) give the blocks through their fused paths;
   PettingZoo's ``api_test`` and Gymnasium's ``check_env`` pass.
@@ -18,6 +20,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import warnings
 from collections.abc import Iterator
@@ -42,7 +45,7 @@ from president_env.core.observe import (
     move_width,
 )
 from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
-from president_env.table import Table, check_rules, rule_differences
+from president_env.table import DealRecord, Table, check_rules, rule_differences
 from president_env.testing.compare import state_differences
 from president_env.testing.reference import ReferenceGame
 
@@ -122,7 +125,7 @@ def _passes(keys: list[int]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ scripted deals
-RULES_A = Rules(num_players=3, runs=True, jokers=1, deals=2)
+RULES_A = Rules(num_players=3, runs=True, jokers=1, deals=2, observation="history")
 HANDS_A = ["3c 4h 5h 6h 9c 9d JK Kc", "7s 10c 10d Qs", "Jc Jd 8s As 5c 6c 7c"]
 NINE, JACK = 6, 8  # ranks (3 is rank 0)
 SCRIPT_A = [  # (seat, action): seat 0 holds the 3 of clubs and leads
@@ -202,7 +205,7 @@ PASS_KEYS_CASES = [  # (the leader's play, the key of a pass on it)
 
 @pytest.mark.parametrize(("play", "key"), PASS_KEYS_CASES)
 def test_a_pass_sets_the_key_of_the_top_play(make_game: type, play: str, key: int) -> None:
-    game: Game = make_game(Rules(num_players=3, runs=True, jokers=1),
+    game: Game = make_game(Rules(num_players=3, runs=True, jokers=1, observation="history"),
                            ["3c 4c 5c 9c 9d 9h 9s JK Ah", "Kd Qd", "Kh Qh"])
     game.step(play)
     game.step("pass")
@@ -213,7 +216,7 @@ def test_a_pass_sets_the_key_of_the_top_play(make_game: type, play: str, key: in
 
 
 def test_the_history_survives_the_last_deal(make_game: type) -> None:
-    game: Game = make_game(Rules(num_players=3), ["3c 4c", "5c", "6c"])
+    game: Game = make_game(Rules(num_players=3, observation="history"), ["3c 4c", "5c", "6c"])
     for name in ("single 3", "single 5", "single 6"):  # seats 0, 1 (out), 2 (out): over
         game.step(name)
     assert game.phase() == "done"
@@ -224,7 +227,7 @@ def test_the_history_survives_the_last_deal(make_game: type) -> None:
 
 # ------------------------------------------------------------------------------ observation blocks
 def test_the_blocks_of_a_scripted_position_for_every_observer() -> None:
-    rules = RULES_A.replace(observation="history")
+    rules = RULES_A
     game = EngineGame(rules, HANDS_A, seed=5)
     for _seat, name in SCRIPT_A[:12]:
         game.step(name)
@@ -334,14 +337,51 @@ def test_the_same_seeds_play_the_same_games_and_the_standard_view_is_the_prefix(
     size = plain.obs_size
     assert hist.obs_size == size + rules.num_players * 106 + 8 * move_width(rules.num_players)
     for _ in range(12):
-        assert a.equals(b)  # the history fields are kept under either option
+        assert _same_but_history(a, b)  # the history fields are kept under "history" only
+        assert _history_is_reset(a)
         for seat in range(rules.num_players):
             o_plain, o_hist = plain.observe(a, np.full(64, seat)), hist.observe(b, np.full(64, seat))
             assert np.array_equal(o_hist[:, :size], o_plain)
         ra, rb = np.random.default_rng(3), np.random.default_rng(3)
         plain.play_random(a, 9, ra)
         hist.play_random(b, 9, rb)
-    assert (a.recent >= 0).any()
+    assert (b.recent >= 0).any() and b.seat_played.any() and b.seat_passed.any()
+
+
+STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.init)
+
+
+def _same_but_history(a: State, b: State) -> bool:
+    """Whether two states agree on every field but the three of the history."""
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in STATE_FIELDS
+               if f not in HISTORY)
+
+
+def _history_is_reset(state: State) -> bool:
+    """Whether the history fields hold their values of a deal's start (zeros, ``recent`` -1)."""
+    return (not state.seat_played.any() and not state.seat_passed.any()
+            and bool((state.recent == -1).all()))
+
+
+@pytest.mark.parametrize("preset", ["standard", "daifugo_full"])
+def test_under_the_standard_observation_the_history_fields_are_not_kept(preset: str) -> None:
+    rules = Rules.preset(preset, num_players=5, deals=3)
+    assert rules.observation == "standard"
+    steps = 0
+    for _engine, state in walk(rules, 6, seed=6):  # batched steps, over several deals
+        assert _history_is_reset(state), steps
+        steps += 1
+    assert steps > 100
+    engine = Engine(rules)  # one game through ``advance`` (the adapters' one-call path)
+    state = engine.init([11])
+    mask, obs = np.zeros(engine.num_actions, np.int8), np.zeros(engine.obs_size, np.float32)
+    rng = np.random.default_rng(0)
+    cur, steps = engine.advance(state, -1, mask, obs), 0
+    while cur >= 0:
+        cur = engine.advance(state, int(rng.choice(np.flatnonzero(mask))), mask, obs)
+        assert _history_is_reset(state), steps
+        steps += 1
+    assert steps > 50 and state.phase[0] == PHASE_DONE
 
 
 def test_the_option_is_drawn_by_random_rules_and_ignored_when_comparing_rules() -> None:
@@ -353,8 +393,9 @@ def test_the_option_is_drawn_by_random_rules_and_ignored_when_comparing_rules() 
     assert rule_differences(std, hist.replace(jokers=1)) == {"jokers": (0, 1)}
 
 
-def test_the_comparison_with_the_reference_reports_a_wrong_history() -> None:
-    rules = Rules(num_players=3)
+@pytest.mark.parametrize("observation", ["standard", "history"])
+def test_the_comparison_with_the_reference_reports_a_wrong_history(observation: str) -> None:
+    rules = Rules(num_players=3, observation=observation)  # type: ignore[arg-type]
     hands = ["3c 4c 9d", "5c Kd", "6c Qd"]
     engine = Engine(rules)
     state = engine.init_from_hands(hands)
@@ -537,3 +578,33 @@ def test_a_history_policy_at_a_standard_table_is_refused() -> None:
         SingleAgentEnv(rules=std, opponents=[agent] * 3)
     check_rules(agent, std.replace(observation="history"))  # its own rules: fine
     check_rules(make_agent("hard", std), std.replace(observation="history"))
+
+
+@pytest.mark.parametrize("observation", ["standard", "history"])
+def test_the_deal_record_starts_afresh_at_each_deal_under_either_observation(
+    observation: str,
+) -> None:
+    rules = Rules.preset("standard", deals=2, observation=observation)  # type: ignore[arg-type]
+    engine = Engine(rules)
+    hard = make_agent("hard", rules)
+    table = Table(engine, engine.init(np.arange(6)), [hard], np.full(4, -1))
+    table.record = DealRecord(6, rules)  # noted by step_external
+    mine: list[list[tuple[int, int]]] = [[] for _ in range(6)]  # (seat, action) of the deal
+    deal = [0] * 6
+    for _ in range(400):
+        rows, obs, mask = table.pending()
+        if len(rows) == 0:
+            break
+        st = table.state
+        moves, n = table.record.relative(st, rows)
+        for i, b in enumerate(rows):
+            if st.deal[b] != deal[b]:  # a new deal: its record starts empty
+                mine[b], deal[b] = [], int(st.deal[b])
+            me = int(st.current[b])
+            assert [tuple(m) for m in moves[i, : n[i]]] == [((s - me) % 4, a) for s, a in mine[b]]
+        acts = hard.act_batch(obs, mask)
+        for b, a in zip(rows, acts):
+            if st.phase[b] == PHASE_PLAY:
+                mine[b].append((int(st.current[b]), int(a)))
+        table.step_external(rows, acts)
+    assert table.state.terminated.all() and all(d == 1 for d in deal)

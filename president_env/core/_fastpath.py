@@ -2,7 +2,7 @@
 
 At a batch of one game the engine's cost is the fixed cost of each compiled call, not the
 work. :class:`OneGame` therefore steps with one call that plays the action and fills the legal
-mask and the observation of the next player to act, and hands the compiled code its 37 arrays
+mask and the observation of the next player to act, and hands the compiled code its 40 arrays
 (the state and the engine's tables) as one int64 vector of their addresses
 (:func:`president_env.core._kernels._one.one_advance`): typing and unboxing them one by one
 would cost more than the game (~3.5 us against ~0.5 us per call). Results are exactly those of

@@ -54,9 +54,11 @@ field            dtype, shape    meaning
 ===============  ==============  ===============================================================
 
 The fields from ``pending`` on are reset at the start of every deal. The last three, the
-public history of the deal, are kept whatever the rules (the ``observation="history"``
-blocks show them). The direction of play is derived,
-not stored: play goes to the right (seat i-1) iff ``western_revolution`` and ``revolution``.
+public history of the deal that the ``observation="history"`` blocks show, are kept with
+``observation="history"`` only: under the default ``"standard"`` they stay at their reset
+values (``seat_played`` and ``seat_passed`` zero, ``recent`` -1), so its steps pay nothing
+for them. The direction of play is derived, not stored: play goes to the right (seat i-1)
+iff ``western_revolution`` and ``revolution``.
 
 A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
 state is always waiting for the player in ``current``; ``deal_over`` tells that a deal ended,

@@ -6,8 +6,9 @@ pile (kind, rank, size, last player), passes, revolution, places, titles, scores
 dealer, cards played, the exchange (cards given, received, still to return), the state of the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
-``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``),
-``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
+``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
+by both with ``observation="history"`` only, so under ``"standard"`` the comparison checks
+that the engine's stay empty), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
 writes the report that :mod:`president_env.testing.difftest` and
 :mod:`president_env.testing.checks` raise.

@@ -6,7 +6,8 @@ every step the engine's legal-action mask must equal the reference's legal actio
 legal action is then taken in both, and the whole public state must agree afterwards: phase,
 player to act, hands, pile (kind, rank, size, last player), passes, revolution, places, titles,
 scores, deal number, dealer, cards played, the exchange (cards given, received, still to
-return) and the deal's rewards from :mod:`president_env.rewards` (see
+return), the variants' state, the deal's public history (``seat_played``, ``seat_passed``,
+``recent``) and the deal's rewards from :mod:`president_env.rewards` (see
 :mod:`president_env.testing.compare`).
 
 Command line (a progress line every few seconds; exit status 1 at the first disagreement,

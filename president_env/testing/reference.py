@@ -63,9 +63,10 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
     per ask, then the Vice-President one.
 
-Whatever the rules, the public history of the deal (what ``observation="history"`` shows) is
-kept too: the cards each seat played, what each seat passed on, the last 8 moves
-(:mod:`president_env.testing.reference_history`).
+With ``observation="history"`` the public history of the deal (what its blocks show) is kept
+too: the cards each seat played, what each seat passed on, the last 8 moves
+(:mod:`president_env.testing.reference_history`); under ``"standard"`` those fields stay
+empty, as in the engine.
 """
 
 from __future__ import annotations

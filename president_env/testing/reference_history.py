@@ -1,6 +1,7 @@
 """The public history of a deal in :class:`president_env.testing.reference.ReferenceGame`, kept
 plainly for a reader to check (the engine's ``seat_played``, ``seat_passed`` and ``recent``
-fields, shown by the ``observation="history"`` blocks), whatever the rules:
+fields, shown by the ``observation="history"`` blocks), with ``observation="history"`` only
+(under ``"standard"`` all three keep their empty values, as the engine's do):
 
 * ``seat_played[seat]``: 53 counts, the cards that seat played this deal (the cards a play
   took from its hand: runs and jokers included);
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from president_env.core.actions import Kind
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
+from president_env.core.rules import Rules
 
 MOVES_KEPT = 8
 """Moves of the play phase in ``recent``."""
@@ -31,8 +33,9 @@ NO_MOVE = (-1, -1)
 
 class History:
     """The history part of :class:`~president_env.testing.reference.ReferenceGame` (a mixin:
-    the pile and the number of players are the game's)."""
+    the rules, the pile and the number of players are the game's)."""
 
+    rules: Rules
     num_players: int
     pile_kind: Kind
     pile_rank: int
@@ -49,12 +52,21 @@ class History:
         self.recent: list[list[int]] = [list(NO_MOVE) for _ in range(MOVES_KEPT)]
         """The last moves of the play phase, most recent first: [seat, action id]."""
 
+    @property
+    def _keeps_history(self) -> bool:
+        """Whether the rules keep the history (``observation="history"``)."""
+        return self.rules.observation == "history"
+
     def _note_move(self, seat: int, action: int) -> None:
         """A move of the play phase (a pass or a play), before it changes anything."""
+        if not self._keeps_history:
+            return
         self.recent = [[seat, action], *self.recent[: MOVES_KEPT - 1]]
 
     def _note_pass(self, seat: int) -> None:
         """``seat`` passes on the pile as it is (a pass never comes on an empty pile)."""
+        if not self._keeps_history:
+            return
         if self.pile_kind == Kind.SET:
             key = (min(self.pile_size, SET_SIZES) - 1) * NUM_RANKS + self.pile_rank
         else:  # a run, or jokers alone
@@ -63,5 +75,7 @@ class History:
 
     def _note_cards(self, seat: int, cards: list[int]) -> None:
         """``seat`` played ``cards`` (53 counts)."""
+        if not self._keeps_history:
+            return
         for card, count in enumerate(cards):
             self.seat_played[seat][card] += count

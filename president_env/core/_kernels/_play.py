@@ -12,9 +12,12 @@ turns to the right during a revolution (:func:`direction`) and a row of four sin
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
 President's asks (``Kind.ASK``), answered at once from the Bum's hand.
 
-The public history of the deal is kept in every game, whatever the rules: the cards each seat
-played (``seat_played``, with the public memory in :func:`_take`), what each seat passed on
-(:func:`_note_pass`) and the last moves of the play phase (:func:`_note_move`).
+The public history of the deal is kept only with ``observation="history"``
+(``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
+value, so the default rules run no instruction of it): the cards each seat played
+(``seat_played``, with the public memory in :func:`_take`), what each seat passed on
+(:func:`_note_pass`) and the last moves of the play phase (:func:`_note_move`). Otherwise
+those fields keep their values of the deal's start (zeros, ``recent`` -1).
 
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
@@ -87,10 +90,10 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
 
 @kernel(inline="always")
 def _take(  # type: ignore[no-untyped-def]
-    hands, played, seat_played, b, p, kind, rank, size, suit, taken
+    hands, played, seat_played, history, b, p, kind, rank, size, suit, taken
 ):
     """Take the cards of a play from the hand of ``p`` into the public memory of cards played,
-    per rank and per seat (``taken``: int8 [53] scratch)."""
+    per rank, and per seat if ``history`` (``taken``: int8 [53] scratch)."""
     take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
     lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
     if kind == Kind.SET:
@@ -100,10 +103,12 @@ def _take(  # type: ignore[no-untyped-def]
     for c in range(lo, hi):
         hands[b, p, c] -= taken[c]
         played[b, c // NUM_SUITS] += taken[c]
-        seat_played[b, p, c] += taken[c]
+        if history:  # a constant (see step_kernel)
+            seat_played[b, p, c] += taken[c]
     hands[b, p, JOKER] -= taken[JOKER]
     played[b, JOKER // NUM_SUITS] += taken[JOKER]  # played[13] counts the jokers
-    seat_played[b, p, JOKER] += taken[JOKER]
+    if history:
+        seat_played[b, p, JOKER] += taken[JOKER]
 
 
 @kernel(inline="always")
@@ -278,8 +283,20 @@ def _ask(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
 @kernel
 def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
     """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
-    rules of a turn. (One body, not split into a per-game helper: handing a helper the dozen
-    arrays of a turn costs more reference counting than the turn itself.)"""
+    rules of a turn (:func:`_step_games`). Its loop is compiled twice, with and without the
+    history of ``observation="history"``: a flag read at run time in one loop still cost the
+    default rules ~3% of a step (registers for three more arrays), a constant costs nothing."""
+    if rp[RuleParam.OBSERVATION] != 0:
+        _step_games(rp, tables, arrays, actions, lo, hi, True)
+    else:
+        _step_games(rp, tables, arrays, actions, lo, hi, False)
+
+
+@kernel(inline="always")
+def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[no-untyped-def]
+    """The rules of a turn in every game stepped, keeping the deal's history iff ``history``
+    (a constant at each call). (One body, not split into a per-game helper: handing a helper
+    the dozen arrays of a turn costs more reference counting than the turn itself.)"""
     st = Arrays(*arrays)
     tab = PlayTables(*tables)
     taken = np.zeros(NUM_CARDS, np.int8)
@@ -304,15 +321,19 @@ def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
-        _note_move(st.recent, b, p, a)
+        if history:
+            _note_move(st.recent, b, p, a)
         if kind == Kind.PASS:
             st.passed[b, p] = True
-            _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b], st.pile_size[b])
+            if history:
+                _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b],
+                           st.pile_size[b])
         else:
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b]
-            _take(st.hands, st.played, st.seat_played, b, p, kind, rank, size, tab.suit[a], taken)
+            _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
+                  tab.suit[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True

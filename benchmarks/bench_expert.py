@@ -1,0 +1,73 @@
+"""Decision time of the Expert (:class:`agents.ExpertAgent`) at its default budget.
+
+Hard plays every seat of ``games`` games of a preset, with the public record kept as a table
+keeps it; at every decision of the play phase with a choice, seat 0's decision is also asked of
+the Expert (``act_with_record``), one game at a time (``--batch 1``: an env's opponent) or all
+the games waiting at once (a tournament's batched call). Printed: decisions timed, milliseconds
+per decision, and the Expert's rollouts per decision.
+
+    python -m benchmarks.bench_expert --preset standard --games 64 --batch 64
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from agents import ExpertAgent, HardAgent
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
+from president_env.table import DealRecord
+
+
+def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: int = 400
+            ) -> dict[str, float]:
+    """``{"decisions", "ms_per_decision", "rollouts_per_decision"}`` (see the module doc)."""
+    rules = Rules.preset(preset, observation="history")
+    engine, hard = Engine(rules), HardAgent(rules)
+    expert = ExpertAgent(rules, seed=seed)
+    state = engine.init(np.arange(games, dtype=np.uint64) + 1000 * seed)
+    record = DealRecord(games, rules)
+    timed, spent = 0, 0.0
+    while not state.terminated.all() and timed < max_decisions:
+        obs, mask = engine.observe(state), engine.legal_action_mask(state)
+        acts = hard.act_batch(obs, mask)
+        ask = np.flatnonzero((state.current == 0) & (state.phase == 1) & (mask.sum(axis=1) > 1))
+        for lo in range(0, len(ask), batch):
+            rows = ask[lo : lo + batch]
+            moves, n = record.relative(state, rows)
+            t0 = time.perf_counter()
+            expert.act_with_record(obs[rows], mask[rows], moves, n)
+            spent += time.perf_counter() - t0
+            timed += len(rows)
+        live = np.flatnonzero(~state.terminated)
+        record.note(state, live, acts[live])
+        engine.step_inplace(state, acts, check=False, where=~state.terminated)
+    return {
+        "decisions": float(timed),
+        "ms_per_decision": 1000.0 * spent / max(timed, 1),
+        "rollouts_per_decision": expert.rollouts / max(timed, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_expert", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--preset", default="standard")
+    ap.add_argument("--games", type=int, default=64)
+    ap.add_argument("--batch", type=int, default=64, help="decisions per call (1: one at a time)")
+    ap.add_argument("--max-decisions", type=int, default=400)
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.batch < 1:
+        ap.error("--games and --batch must be at least 1")
+    res = measure(args.preset, args.games, args.batch, max_decisions=args.max_decisions)
+    print(f"expert {args.preset} batch {args.batch}: {res['decisions']:.0f} decisions, "
+          f"{res['ms_per_decision']:.1f} ms per decision, "
+          f"{res['rollouts_per_decision']:.0f} rollouts per decision", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
