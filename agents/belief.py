@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from president_env.core.cards import NUM_CARDS, NUM_NATURAL
 from president_env.core.constants import PHASE_PLAY, Kind
@@ -39,7 +38,6 @@ from president_env.positions import (
     from_observation,
     replay,
     sample_hands,
-    unseen_cards,
 )
 
 MISS = 0.15
@@ -95,13 +93,10 @@ def _cost(miss: np.ndarray, ok: np.ndarray) -> np.ndarray:
     return miss.sum(axis=1) + FAULT * ~ok
 
 
-def _free(rules: Rules, obs: np.ndarray, hands: np.ndarray) -> np.ndarray:
-    """Cards of each deal that may move between the other seats ``[M, P, 53]`` (not the
-    observer's, not the known ones)."""
-    lay = ObservationLayout(rules)
-    unseen, exact = unseen_cards(rules, obs)
-    del unseen
-    free = hands.astype(np.int64) - _known(rules, obs, lay, exact)
+def _free(hands: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Cards of each deal that may move between the other seats ``[M, P, 53]``: not the
+    observer's, not the ``known`` ones (:func:`president_env.positions._known`)."""
+    free = hands.astype(np.int64) - known
     free[:, 0] = 0
     return free
 
@@ -156,7 +151,8 @@ def record_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, m
                                      np.repeat(moves, n * k, axis=0), np.repeat(n_moves, n * k))
     best = (np.arange(b * n) * k + np.argmin(_cost(miss_now, ok_now).reshape(b * n, k), axis=1))
     hands, miss_now, ok_now = hands[best], miss_now[best], ok_now[best]
-    free = _free(rules, o, hands)
+    known = _known(rules, o, ObservationLayout(rules), True)
+    free = _free(hands, known)
     for _ in range(steps):
         new, changed = _propose(hands, free, rng, miss_now)
         part, ok_new = record_misses(rules, engine, model, o, new, mv, nm, changed)
@@ -164,7 +160,7 @@ def record_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, m
         gain = _cost(miss_new, ok_new) - _cost(miss_now, ok_now)
         take = rng.random(len(o)) < np.power(miss, np.clip(gain, -60, 60))
         hands[take], miss_now[take], ok_now[take] = new[take], miss_new[take], ok_new[take]
-        free = np.where(take[:, None, None], _free(rules, o, hands), free)
+        free = np.where(take[:, None, None], _free(hands, known), free)
     return hands.reshape(b, n, p, NUM_CARDS)
 
 
@@ -210,4 +206,3 @@ def pass_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, n: 
 
 
 __all__ = ["MISS", "STEPS", "pass_belief", "pass_misses", "record_belief", "record_misses"]
-_ = npt

@@ -146,16 +146,16 @@ def _fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np
 def _asks(asked: np.ndarray, held: np.ndarray) -> tuple[IntArray, IntArray]:
     """``asked``/``ask_held`` ``[B, 2]`` from the per-card blocks (asks in card order: the
     observation does not keep their order, and nothing in play depends on it)."""
-    b = len(asked)
-    out_c = np.full((b, 2), -1, np.int64)
-    out_h = np.full((b, 2), -1, np.int64)
-    for row in range(b):
-        i = 0
-        for c in np.flatnonzero(asked[row]):
-            for j in range(int(asked[row, c])):
-                out_c[row, i] = c
-                out_h[row, i] = 1 if j < held[row, c] else 0
-                i += 1
+    cum = np.cumsum(asked, axis=1)  # [B, 53]: asks naming this card or a lower one
+    rows = np.arange(len(asked))
+    out_c = np.full((len(asked), 2), -1, np.int64)
+    out_h = np.full((len(asked), 2), -1, np.int64)
+    for i in range(2):
+        made = cum[:, -1] > i
+        card = np.argmax(cum > i, axis=1)
+        nth = i - (cum[rows, card] - asked[rows, card])  # which ask of that card this is
+        out_c[:, i] = np.where(made, card, -1)
+        out_h[:, i] = np.where(made, (nth < held[rows, card]).astype(np.int64), -1)
     return out_c, out_h
 
 

@@ -1,9 +1,8 @@
 """The Expert (:mod:`agents.expert`), its belief (:mod:`agents.belief`) and the public record a
 table keeps for it (:class:`president_env.table.DealRecord`).
 
-* The table's record is the deal's moves in order, in the acting player's frame, and starts
-  afresh with every deal; replayed from the deal's start with the true hands it gives the real
-  position.
+* The table's record, replayed from the deal's start with the true hands, gives the real
+  position (the record itself: :mod:`tests.test_history`).
 * The record belief explains the record better than uniform deals (fewer moves Hard would not
   have made), and its deals are consistent with the observation.
 * The Expert plays legal actions in every preset and player count (3-8, one and two decks), at
@@ -22,52 +21,25 @@ import pytest
 from agents import ExpertAgent, HardAgent, load_agent
 from agents.belief import record_belief, record_misses
 from president_env import positions as P
-from president_env.core.engine import Engine, State
+from president_env.core.engine import Engine
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 from president_env.table import DealRecord, Table
 from train.eval.tournament import run_tournament
 
 
-def _table_with_record(rules: Rules, games: int) -> tuple[Table, ExpertAgent]:
+def _table_with_record(rules: Rules, games: int) -> Table:
     """Four-seat table: a small-budget Expert in seat 0, Hard elsewhere (history rules)."""
     engine = Engine(rules)
     expert = ExpertAgent(rules, seed=0, samples=2, steps=1)
     hard = HardAgent(rules)
     p = rules.num_players
     seats = np.array([0] + [1] * (p - 1))
-    return Table(engine, engine.init(np.arange(games)), [expert, hard], seats), expert
-
-
-def test_table_record_is_the_deal_in_the_acting_frame() -> None:
-    rules = Rules.preset("standard", deals=2, observation="history")
-    engine = Engine(rules)
-    hard = HardAgent(rules)
-    table = Table(engine, engine.init(np.arange(6)), [hard], np.full(4, -1))
-    table.record = DealRecord(6, rules)
-    mine: list[list[tuple[int, int]]] = [[] for _ in range(6)]  # (absolute seat, action) of the deal, kept here
-    for _ in range(400):
-        rows, obs, mask = table.pending()
-        if len(rows) == 0:
-            break
-        st = table.state
-        rel, n = table.record.relative(st, rows)
-        for i, b in enumerate(rows):
-            if st.recent[b, 0, 0] < 0:
-                mine[b] = []
-            me = int(st.current[b])
-            want = [((s - me) % 4, a) for s, a in mine[b]]
-            assert [tuple(x) for x in rel[i, : n[i]]] == want
-        acts = hard.act_batch(obs, mask)
-        for b, a in zip(rows, acts):
-            if st.phase[b] == 1:
-                mine[b].append((int(st.current[b]), int(a)))
-        table.step_external(rows, acts)
-    assert table.state.terminated.all()
+    return Table(engine, engine.init(np.arange(games)), [expert, hard], seats)
 
 
 def test_record_replays_to_the_real_position() -> None:
     rules = Rules.preset("daifugo", observation="history")
-    table, _ = _table_with_record(rules, 8)
+    table = _table_with_record(rules, 8)
     engine = table.engine
     for _ in range(25):  # some moves into the deal, the Expert in seat 0, Hard elsewhere
         who = table.acting_policy()
@@ -191,4 +163,3 @@ def test_bad_settings() -> None:
                                np.zeros((1, 3)), np.zeros(1))
     with pytest.raises(ValueError, match="observation='history'"):
         Table(Engine(rules), Engine(rules).init([0]), [expert], [0, 0, 0, 0])
-    assert isinstance(st, State)

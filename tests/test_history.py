@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import warnings
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -31,6 +30,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
+from test_env import strict_api_test  # noqa: F401  (a fixture)
+from test_variants_env import _shuffle_others
 
 from agents import make_agent
 from president_env import SingleAgentEnv, VectorEnv, env, raw_env
@@ -410,21 +411,6 @@ def test_the_comparison_with_the_reference_reports_a_wrong_history(observation: 
 
 
 # ------------------------------------------------------------------------------ nothing hidden
-def _shuffle_others(state: State, g: int, seat: int, rng: np.random.Generator) -> State:
-    """A copy of ``state`` in which the cards of every seat but ``seat`` in game ``g`` are dealt
-    again among those seats at random, each keeping its number of cards."""
-    out = state.copy()
-    others = [q for q in range(state.num_players) if q != seat]
-    cards = np.concatenate([np.repeat(np.arange(NUM_CARDS), out.hands[g, q]) for q in others])
-    rng.shuffle(cards)
-    start = 0
-    for q in others:
-        n = int(out.hands[g, q].sum())
-        out.hands[g, q] = np.bincount(cards[start:start + n], minlength=NUM_CARDS)
-        start += n
-    return out
-
-
 @pytest.mark.parametrize("preset", ["standard", "daifugo"])
 def test_a_seats_history_observation_does_not_see_the_others_hidden_cards(preset: str) -> None:
     rules = Rules.preset(preset, num_players=4, deals=2, observation="history")
@@ -508,22 +494,12 @@ def test_the_single_agent_env_seats_standard_opponents_at_a_history_table() -> N
         done = term or trunc
 
 
-@pytest.fixture
-def strict_api_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As in tests/test_env.py: warnings are errors, and our dict observations are known."""
-    mod = importlib.import_module("pettingzoo.test.api_test")
-    monkeypatch.setattr(mod, "env_obs_dicts", [*mod.env_obs_dicts, "president_v0"])
-    monkeypatch.setattr(mod, "env_obs_space", [*mod.env_obs_space, "president_v0"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        yield
-
-
 API_PRESETS = ["standard", "revolution", "cardverse"]
 
 
+@pytest.mark.usefixtures("strict_api_test")
 @pytest.mark.parametrize("preset", API_PRESETS)
-def test_pettingzoo_api_with_the_history_observation(strict_api_test: None, preset: str) -> None:
+def test_pettingzoo_api_with_the_history_observation(preset: str) -> None:
     e = env(preset=preset, num_players=PRESET_PLAYERS[preset][0] + 1, deals=2,
             observation="history", render_mode="ansi")
     api_test(e, num_cycles=150)

@@ -25,12 +25,14 @@ from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 
 
 def _tables() -> list[Rules]:
-    """Every preset at its smallest and largest table, two deals (so exchanges happen)."""
+    """Every preset at its smallest and largest table, two deals (so exchanges happen), and
+    the President's asks with two decks."""
     out = []
     for name in PRESETS:
         lo, hi = PRESET_PLAYERS[name]
         for players in sorted({lo, 4 if lo <= 4 <= hi else lo, hi}):
             out.append(Rules.preset(name, num_players=players, deals=2))
+    out.append(Rules(num_players=5, deals=3, decks=2, jokers=2, president_asks=True))  # asks
     return out
 
 
