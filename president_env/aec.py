@@ -166,15 +166,14 @@ from president_env._adapt import (
     game_seed,
     make_rules,
     observation_high,
-    render_frame,
 )
+from president_env._aec_views import AECViews
 from president_env.aec_wrappers import ActionCheckWrapper, OrderEnforcingWrapper
 from president_env.core._fastpath import OneGame
-from president_env.core.constants import Kind
 from president_env.core.engine import PHASE_DONE, Engine, State
 from president_env.core.rules import Rules
-from president_env.gate import ILLEGAL_REWARD, ActionGate
-from president_env.records import GameRecord, GameRecorder
+from president_env.gate import ILLEGAL_REWARD, ActionGate, as_action
+from president_env.records import GameRecorder
 from president_env.render import RENDER_MODES
 from president_env.rewards import RewardOption, deal_rewards, reward_table
 
@@ -201,7 +200,7 @@ def env(
     return e
 
 
-class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
+class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
     """President as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {
@@ -265,6 +264,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._pile_cards: npt.NDArray[np.int8] | None = None
         self.record_games = bool(record)
         self._recorder: GameRecorder | None = None
+        self._plain = False
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -286,6 +286,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             if rng is None:
                 rng, rng_seed = seeding.np_random(None)
             engine_seed = int(rng.integers(0, SEED_HIGH))
+        game = self._game
+        if hands is None and not self.record_games and game is not None:
+            # the same arrays, a new deal: no allocation (most of the cost of a reset)
+            self.np_random, self.np_random_seed = rng, rng_seed
+            game.restart(engine_seed)
+            self._start(game)
+            return
         try:
             if hands is None:
                 state = self.engine.init([engine_seed])
@@ -306,7 +313,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 self.rules, state, players=self.possible_agents,
                 meta={"source": "aec", "reset_seed": seed},
             )
-        self._game = OneGame(self.engine, state)
+        self._start(OneGame(self.engine, state))
+
+    def _start(self, game: OneGame) -> None:
+        """The agents' dictionaries of a new game."""
+        self._game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -316,6 +327,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._skip_agent_selection = None
         self._rewards_dirty = False
         self._pile_cards = None
+        self._plain = self.render_mode is None and self._recorder is None  # step's fast path
         self._new_position()
         if self.render_mode == "human":
             self.render()
@@ -323,6 +335,34 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     # ------------------------------------------------------------------ step
     def step(self, action: Any) -> None:
         """The agent in ``agent_selection`` takes ``action`` (``None`` for a terminated agent)."""
+        game = self._game
+        seat = self._current  # >= 0: a game is on (so ``game`` is set) and its agent to act
+        if (seat >= 0 and type(action) is int and 0 <= action < self.num_actions
+                and self._plain and game.mask[action]):  # type: ignore[union-attr]
+            # the common case in one place: a legal int, no picture, no record (the same
+            # effects as the general path below)
+            if self._rewards_dirty:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewards_dirty = False
+            self._cumulative_rewards[self.possible_agents[seat]] = 0.0
+            cur = game.step(action)  # type: ignore[union-attr]
+            state = game.state  # type: ignore[union-attr]
+            if state.deal_over[0]:
+                self._end_deal(state)
+            self._obs_cur = None
+            if self._obs_other:
+                self._obs_other = {}
+            self._current = cur
+            if cur >= 0:
+                self.agent_selection = self.possible_agents[cur]
+            else:
+                self.agent_selection = self.possible_agents[0]
+                self._deads_step_first()
+            return
+        self._step_checked(action)
+
+    def _step_checked(self, action: Any) -> None:
+        """:meth:`step`, every case (errors, terminated agents, rendering, recording)."""
         game = self._game
         if game is None:
             raise RuntimeError("call reset() before step()")
@@ -332,6 +372,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
+                as_action(action, self.num_actions)  # a bad type or range first, as env()'s
                 raise ValueError(
                     f"{agent} is terminated (the game is over): its only valid action is None; "
                     "step(None) for every agent, or reset() for a new game"
@@ -430,69 +471,23 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._obs_other[seat] = obs
         return obs
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, with the observation of the agent to act taken from the
+        step's cache when it is there."""
+        agent = self.agent_selection
+        obs = self._obs_cur if observe else None
+        if obs is None and observe:
+            game = self._game
+            if self._current >= 0 and game is not None:  # the agent to act (see observe)
+                obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask.copy()}
+            else:
+                obs = self.observe(agent)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def action_mask(self, agent: str | None = None) -> npt.NDArray[np.int8]:
         """The legal-action mask of ``agent`` (default: the agent to act)."""
         return self.observe(self.agent_selection if agent is None else agent)["action_mask"]
-
-    # ------------------------------------------------------------------ views
-    @property
-    def record(self) -> GameRecord | None:
-        """The game record of the current game (``record=True``, else None): with its result
-        once the game is over, else the steps so far (see ``docs/records.md``)."""
-        rec = self._recorder
-        return None if rec is None or self._game is None else rec.current(self._game.state)
-
-    @property
-    def game_state(self) -> State:
-        """The engine state of the game (a batch of one); do not modify it."""
-        if self._game is None:
-            raise RuntimeError("call reset() first")
-        return self._game.state
-
-    def render(self) -> str | npt.NDArray[np.uint8] | None:
-        """The table as text (``"ansi"``), printed (``"human"``) or as a picture
-        (``"rgb_array"``), with the hand of the agent to act."""
-        return render_frame(
-            "raw_env",
-            self.render_mode,
-            self.rules,
-            None if self._game is None else self._game.state,
-            pile_cards=self._pile_cards,
-            layout=self.layout,
-        )
-
-    def close(self) -> None:
-        pass
-
-    # ------------------------------------------------------------------ copies
-    def __getstate__(self) -> dict[str, Any]:
-        """Everything, the game in play included (EzPickle's own state holds only the
-        constructor's arguments, so that a copy would start without a game)."""
-        return self.__dict__.copy()
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
-    # ------------------------------------------------------------------ helpers
-    def _track_pile(self, a: int) -> None:
-        """Remember the exact cards of the last play (for rendering only)."""
-        assert self._game is not None
-        kind = self.layout.kind[a]
-        if kind in (Kind.SET, Kind.JOKERS, Kind.RUN):
-            self._pile_cards = self.layout.cards_for(a, self._game.state.hands[0, self._current])
-
-    def _current_mask(self) -> npt.NDArray[np.int8]:
-        game = self._game
-        return game.mask if game is not None and self._current >= 0 else np.zeros(0, np.int8)
-
-    def _none_message(self, agent: str) -> str:
-        return (
-            f"step(None) is only for terminated agents, but {agent} is to act; legal actions: "
-            f"{self.gate.legal_text(self._current_mask())}"
-        )
-
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
 
 
 def _info(deal: int, score: int, standing: int = -1) -> dict[str, int]:

@@ -8,7 +8,8 @@ game's own step), and its ``last()``, ``step()`` and ``agent_iter()`` make the s
 PettingZoo's in one call each instead of one per wrapper layer: ``last()`` goes straight to the
 bare env when no layer in between changes ``observe`` or ``last`` (as with ``env()``'s
 wrappers; ``TerminateIllegalWrapper`` does change ``observe``, so there it goes through every
-layer as before).
+layer as before), and ``step()`` when the only layers in between are :class:`ActionCheckWrapper`
+(the bare env's ``step`` raises the same errors for the same actions).
 """
 
 from __future__ import annotations
@@ -40,17 +41,22 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         super().__init__(env)
         self._raw = env.unwrapped
         self._direct = _plain_layers(env)
+        self._step_direct = _checks_only(env)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``, read from the bare env (see the module docstring)."""
-        self._guard("agent_selection")
-        if self._direct:
+        if self._direct and self._has_reset:
             return self._raw.last(observe)  # type: ignore[no-any-return]
+        self._guard("agent_selection")
         return super().last(observe)  # type: ignore[no-any-return]
 
     def step(self, action: Any) -> None:
         """PettingZoo's ``step()``: an error before reset, a warning once no agent is left."""
-        if not self._has_reset:
+        raw = self._raw
+        if self._step_direct and self._has_reset and raw.agents:  # the bare env checks
+            self._has_updated = True
+            raw.step(action)
+        elif not self._has_reset:
             EnvLogger.error_step_before_reset()
         elif not self._raw.agents:
             self._has_updated = True
@@ -157,6 +163,18 @@ def _plain_layers(env: AECEnv) -> bool:
     while isinstance(e, BaseWrapper):
         cls = type(e)
         if cls.observe is not BaseWrapper.observe or cls.last is not BaseWrapper.last:
+            return False
+        e = e.env
+    return True
+
+
+def _checks_only(env: AECEnv) -> bool:
+    """Whether every wrapper from ``env`` down to the bare env is an :class:`ActionCheckWrapper`,
+    whose checks the bare env's ``step`` makes too, with the same errors (so that ``step`` may
+    go straight to the bare env)."""
+    e = env
+    while isinstance(e, BaseWrapper):
+        if type(e) is not ActionCheckWrapper:
             return False
         e = e.env
     return True

@@ -216,7 +216,7 @@ def from_observation(
         raise ValueError(f"hands must have shape [{b}, {p}, {NUM_CARDS}], got {h.shape}")
     blocks = lay.split(o)
     _check_hands(h, blocks, pack_counts(rules))
-    state = State.zeros(b, p)
+    state = State.zeros(b, p, history=_history(rules))  # size-0 history unless kept
     state.hands[:] = h
     fields = _fields(rules, o, lay)
     if _history(rules) and "seat_played" in blocks:

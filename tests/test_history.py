@@ -9,7 +9,9 @@
   in random positions of every preset the blocks rebuilt from the fields.
 * The standard observation is unchanged: the same seeds play the same games under either
   option, and the standard observation is the prefix of the history one. Under
-  ``"standard"`` the three fields are not kept: they stay at their reset values.
+  ``"standard"`` the three fields are not kept: the engine makes them of size 0 (a 4-player
+  game: 710 bytes, not 1,166); an engine with the history refuses such a state, a standard
+  engine plays a state with the history as one without.
 * Nothing hidden: dealing the other seats' cards again among them changes no observation.
 * The adapters (AEC, vector, single agent) give the blocks through their fused paths;
   PettingZoo's ``api_test`` and Gymnasium's ``check_env`` pass.
@@ -404,10 +406,121 @@ def test_the_comparison_with_the_reference_reports_a_wrong_history(observation: 
     engine.step_inplace(state, [1])
     ref.step(1)
     assert state_differences(state, 0, ref) == []
+    if observation == "standard":  # not kept, so not compared (the engine's have size 0)
+        assert state.seat_played.size == state.seat_passed.size == state.recent.size == 0
+        full = Engine(rules.replace(observation="history")).init_from_hands(hands)
+        engine.step_inplace(full, [1])  # a standard engine leaves a full history alone
+        full.recent[0, 1, 1] = 2
+        full.seat_played[0, 1, 1] = 1
+        assert state_differences(full, 0, ref) == []
+        return
     for name, value in (("recent", 2), ("seat_played", 1), ("seat_passed", 1)):
         wrong = state.copy()
         getattr(wrong, name)[0, 1, 1] = value
         assert any(d.startswith(name) for d in state_differences(wrong, 0, ref)), name
+
+
+# ------------------------------------------------------------------------------ memory
+def _per_game(state: State, fields: tuple[str, ...] = STATE_FIELDS) -> float:
+    return sum(getattr(state, f).nbytes for f in fields) / state.batch_size
+
+
+@pytest.mark.parametrize("num_players", [4, 8])
+@pytest.mark.parametrize("preset", ["standard", "daifugo"])
+def test_without_the_history_option_the_state_holds_no_history(preset: str,
+                                                                 num_players: int) -> None:
+    rules = Rules.preset(preset, num_players=num_players)
+    others = tuple(f for f in STATE_FIELDS if f not in HISTORY)
+    assert len(others) == 27
+    p = num_players
+    states = [Engine(rules).init(np.arange(16)), Engine(rules).init_from_hands(
+        Engine(rules).init(np.arange(16)).hands, seed=np.arange(16)), State.zeros(16, p, False)]
+    for state in states:
+        assert state.seat_played.shape == state.seat_passed.shape == (16, p, 0)
+        assert state.recent.shape == (16, 0, 2)
+        assert not state.keeps_history
+        assert _per_game(state) == _per_game(state, others)  # the history costs nothing
+    full = Engine(rules.replace(observation="history")).init(np.arange(16))
+    assert full.keeps_history and State.zeros(16, p).keeps_history  # (the default keeps it)
+    assert full.seat_played.shape == full.seat_passed.shape == (16, p, NUM_CARDS)
+    assert full.recent.shape == (16, 8, 2)
+    history_bytes = 2 * p * NUM_CARDS + 8 * 2 * 2  # int8 [P,53] twice, int16 [8,2]
+    assert _per_game(full) == _per_game(states[0]) + history_bytes
+    if num_players == 4:
+        assert _per_game(states[0]) == 710 and _per_game(full) == 1166
+
+
+def _calls_with_a_state(engine: Engine, state: State) -> list[tuple[str, Any]]:
+    """Every engine call that takes a state, as (name, call)."""
+    b, rng = state.batch_size, np.random.default_rng(0)
+    mask = np.zeros((b, engine.num_actions), np.bool_)
+    obs = np.zeros((b, engine.obs_size), np.float32)
+    one_mask = np.zeros(engine.num_actions, np.int8)
+    one_obs = np.zeros(engine.obs_size, np.float32)
+    first = np.zeros(b, np.int64)
+    return [
+        ("legal_action_mask", lambda: engine.legal_action_mask(state)),
+        ("step", lambda: engine.step(state, first)),
+        ("step_inplace", lambda: engine.step_inplace(state, first)),
+        ("step_inplace unchecked", lambda: engine.step_inplace(state, first, check=False)),
+        ("_first_illegal", lambda: engine._first_illegal(state, first, np.ones(b, np.bool_))),
+        ("advance", lambda: engine.advance(state.take(0), -1, one_mask, one_obs)),
+        ("observe", lambda: engine.observe(state)),
+        ("reset_where", lambda: engine.reset_where(state, np.ones(b, np.bool_), np.arange(b))),
+        ("play_random", lambda: engine.play_random(state, 5, rng)),
+        ("next_views", lambda: engine.next_views(state, mask, obs)),
+    ]
+
+
+def test_a_history_engine_refuses_a_state_without_the_history() -> None:
+    rules = Rules.preset("daifugo", num_players=4)
+    hist = Engine(rules.replace(observation="history"))
+    for state in (Engine(rules).init(np.arange(8)), State.zeros(8, 4, history=False)):
+        before = state.copy()
+        for name, call in _calls_with_a_state(hist, state):
+            with pytest.raises(ValueError, match="made without the history"):
+                call()
+            assert state.equals(before), name  # nothing changed
+    with pytest.raises(ValueError, match="keeps the deal's history and the other does not"):
+        hist.init(np.arange(8)).put(np.arange(2), Engine(rules).init([1, 2]))
+
+
+@pytest.mark.parametrize("preset", ["standard", "daifugo_full"])
+def test_a_standard_engine_plays_a_state_with_the_history_as_one_without(preset: str) -> None:
+    rules = Rules.preset(preset, num_players=5, deals=2)
+    plain = Engine(rules)
+    a = plain.init(np.arange(32))  # without the history
+    b = Engine(rules.replace(observation="history")).init(np.arange(32))  # with it
+    assert not a.keeps_history and b.keeps_history
+    ra, rb = np.random.default_rng(5), np.random.default_rng(5)
+    for _ in range(40):
+        assert _same_but_history(a, b) and _history_is_reset(b)
+        assert np.array_equal(plain.legal_action_mask(a), plain.legal_action_mask(b))
+        assert np.array_equal(plain.observe(a), plain.observe(b))
+        acts = plain.sample_random(plain.legal_action_mask(a), ra)
+        assert np.array_equal(acts, plain.sample_random(plain.legal_action_mask(b), rb))
+        plain.step_inplace(a, np.maximum(acts, 0))
+        plain.step_inplace(b, np.maximum(acts, 0))
+    plain.play_random(a, 30, ra)
+    plain.play_random(b, 30, rb)
+    for s in (a, b):
+        plain.next_views(s, np.zeros((32, plain.num_actions), np.bool_),
+                         np.zeros((32, plain.obs_size), np.float32), s.phase == PHASE_DONE,
+                         np.arange(32))
+    assert _same_but_history(a, b) and _history_is_reset(b)
+    one_a, one_b = plain.init([7]), b.take(0)  # one game through ``advance`` (direct calls)
+    one_b.put(slice(None), Engine(rules.replace(observation="history")).init([7]))
+    ma, mb = np.zeros(plain.num_actions, np.int8), np.zeros(plain.num_actions, np.int8)
+    oa, ob = np.zeros(plain.obs_size, np.float32), np.zeros(plain.obs_size, np.float32)
+    cur = plain.advance(one_a, -1, ma, oa)
+    assert plain.advance(one_b, -1, mb, ob) == cur
+    rng = np.random.default_rng(1)
+    while cur >= 0:
+        act = int(rng.choice(np.flatnonzero(ma)))
+        cur = plain.advance(one_a, act, ma, oa)
+        assert plain.advance(one_b, act, mb, ob) == cur
+        assert np.array_equal(ma, mb) and np.array_equal(oa, ob)
+        assert _same_but_history(one_a, one_b) and _history_is_reset(one_b)
 
 
 # ------------------------------------------------------------------------------ nothing hidden

@@ -32,6 +32,7 @@ from president_env.core._kernels._one import (
     TABLE_SLOTS,
     fill_spec,
     one_advance,
+    one_restart,
     state_spec,
 )
 from president_env.core.engine import Engine, State
@@ -68,6 +69,24 @@ class OneGame:
         else:
             cur = self.engine.advance(self.state, action, mask, obs)
         self.current = cur
+        self.mask = mask
+        self.obs = obs
+        return cur
+
+    def restart(self, seed: int) -> int:
+        """A new game dealt from engine seed ``seed`` (an int, 0 <= seed < 2**63), written over
+        this one's arrays: the state of ``Engine.init([seed])`` in the same ``State`` (no
+        allocation, the address vector kept; ~20 times cheaper than a new ``OneGame``). Returns
+        the player to act; ``mask`` and ``obs`` are theirs, as after :meth:`step`."""
+        spec = self._spec
+        if spec is None:  # no address vector: the engine's calls, on the same arrays
+            st = self.state
+            self.engine.reset_where(st, np.ones(1, np.bool_), [seed])
+            st.deal_over[0] = False
+            return self.step(-1)
+        mask = np.empty(self._num_actions, np.int8)
+        obs = np.empty(self._obs_size, np.float32)
+        self.current = cur = int(one_restart(spec, seed, mask, obs))
         self.mask = mask
         self.obs = obs
         return cur

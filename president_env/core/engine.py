@@ -8,57 +8,8 @@ There is no Python loop over games: the work happens in compiled kernels
 The engine knows the rules only; agents, spaces, auto-reset and illegal-move penalties live in
 the adapters (:mod:`president_env.aec`, :mod:`president_env.vector`).
 
-State (every array batch-first; ``P`` players, 53 card ids, see :mod:`president_env.core.cards`):
-
-===============  ==============  ===============================================================
-field            dtype, shape    meaning
-===============  ==============  ===============================================================
-``hands``        int8 [B,P,53]   cards held, count per card id
-``phase``        int8 [B]        0 exchange, 1 play, 2 game over
-``current``      int8 [B]        seat to act (-1 once the game is over)
-``pile_kind``    int8 [B]        top play: 0 none, 1 set, 2 jokers-only set, 3 run
-``pile_rank``    int8 [B]        rank of the top set, bottom rank of the top run, else -1
-``pile_size``    int8 [B]        cards in the top play
-``last_player``  int8 [B]        seat that made the top play, -1 on an empty pile
-``passed``       bool [B,P]      passed in this trick (since the last play unless
-                                 ``pass_is_final``)
-``revolution``   bool [B]        the rank order is reversed
-``place``        int8 [B,P]      finishing place in this deal (0 = first), -1 while playing
-``n_finished``   int8 [B]        players who have finished this deal
-``title``        int8 [B,P]      place in the previous deal, -1 during the first deal
-``scores``       int32 [B,P]     cumulative scores under ``rules.scoring``
-``deal``         int16 [B]       index of the current deal (0-based)
-``played``       int8 [B,14]     public memory: cards played this deal per rank, then jokers
-``gave``         int8 [B,P,53]   cards given in this deal's exchange
-``received``     int8 [B,P,53]   cards received in this deal's exchange
-``to_return``    int8 [B,P]      cards a player still has to return in the exchange
-``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
-``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
-``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
-``pending``      bool [B]        ``next_trick``: a revolution is pending (the order, and with
-                                 ``western_revolution`` the direction, turns as the trick ends)
-``row_rank``     int8 [B]        ``western_revolution``: rank of the row of single natural cards
-                                 in this trick, -1 none
-``row_count``    int8 [B]        singles of ``row_rank`` played one after the other (0..3)
-``asks_left``    int8 [B]        ``president_asks``: asks the President still has to make
-``asked``        int8 [B,2]      card named by ask i in this deal's exchange, -1 not made
-``ask_held``     int8 [B,2]      1 if the Bum held the card of ask i, 0 if not, -1 not made
-``seat_played``  int8 [B,P,53]   cards seat p played this deal, per card id (what its plays
-                                 took: runs and jokers included)
-``seat_passed``  int8 [B,P,53]   1 at ``(min(size, 4) - 1) * 13 + rank`` if seat p passed this
-                                 deal on a top set of that size and rank; at 52 if it passed
-                                 on a run or on a jokers-only set
-``recent``       int16 [B,8,2]   the last 8 moves of the play phase this deal, most recent
-                                 first: (seat, action id), passes included; (-1, -1) none
-                                 (the gives and asks of the exchange are not moves here)
-===============  ==============  ===============================================================
-
-The fields from ``pending`` on are reset at the start of every deal. The last three, the
-public history of the deal that the ``observation="history"`` blocks show, are kept with
-``observation="history"`` only: under the default ``"standard"`` they stay at their reset
-values (``seat_played`` and ``seat_passed`` zero, ``recent`` -1), so its steps pay nothing
-for them. The direction of play is derived, not stored: play goes to the right (seat i-1)
-iff ``western_revolution`` and ``revolution``.
+State: the arrays of :class:`~president_env.core.state.State` (every field, its dtype and
+shape: :mod:`president_env.core.state`).
 
 A step that ends a deal also starts the next one (dealing, automatic exchange gifts), so the
 state is always waiting for the player in ``current``; ``deal_over`` tells that a deal ended,
@@ -82,8 +33,6 @@ are bit for bit the same for any number (how and why: :mod:`president_env.core._
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -92,133 +41,19 @@ import numpy.typing as npt
 from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _one, _pool
 from president_env.core._kernels._inputs import deal_hands
-from president_env.core._kernels._one import first_illegal_at, mask_at, state_spec, step_at
-from president_env.core._kernels._types import HISTORY_LEN, MOVE, NUM_ASKS, PASS_KEYS, STATE_DTYPES
+from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
+from president_env.core._kernels._types import HISTORY_LEN
 from president_env.core.actions import ActionLayout
-from president_env.core.cards import NUM_CARDS
-from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, PLAYED_SIZE
+from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
+from president_env.core.state import State, replace
 
-__all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands"]
+__all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands",
+           "replace"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
-
-
-
-@dataclass(frozen=True, eq=False)
-class State:
-    """The state of ``B`` games (see the module docstring for every field).
-
-    The fields cannot be rebound (their arrays are changed in place by
-    :meth:`Engine.step_inplace`); :func:`replace` makes a changed copy.
-    """
-
-    hands: npt.NDArray[np.int8]
-    phase: npt.NDArray[np.int8]
-    current: npt.NDArray[np.int8]
-    pile_kind: npt.NDArray[np.int8]
-    pile_rank: npt.NDArray[np.int8]
-    pile_size: npt.NDArray[np.int8]
-    last_player: npt.NDArray[np.int8]
-    passed: npt.NDArray[np.bool_]
-    revolution: npt.NDArray[np.bool_]
-    place: npt.NDArray[np.int8]
-    n_finished: npt.NDArray[np.int8]
-    title: npt.NDArray[np.int8]
-    scores: npt.NDArray[np.int32]
-    deal: npt.NDArray[np.int16]
-    played: npt.NDArray[np.int8]
-    gave: npt.NDArray[np.int8]
-    received: npt.NDArray[np.int8]
-    to_return: npt.NDArray[np.int8]
-    deal_over: npt.NDArray[np.bool_]
-    seed: npt.NDArray[np.uint64]
-    dealer: npt.NDArray[np.int8]
-    pending: npt.NDArray[np.bool_]
-    row_rank: npt.NDArray[np.int8]
-    row_count: npt.NDArray[np.int8]
-    asks_left: npt.NDArray[np.int8]
-    asked: npt.NDArray[np.int8]
-    ask_held: npt.NDArray[np.int8]
-    seat_played: npt.NDArray[np.int8]
-    seat_passed: npt.NDArray[np.int8]
-    recent: npt.NDArray[np.int16]
-    _arrays: K.Arrays = field(init=False, repr=False, compare=False)
-    _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
-    """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
-
-    def __post_init__(self) -> None:
-        arrays = K.Arrays(*(getattr(self, n) for n in K.Arrays._fields))
-        object.__setattr__(self, "_arrays", arrays)
-        object.__setattr__(self, "_flat", tuple(arrays))
-
-    @classmethod
-    def zeros(cls, batch: int, num_players: int) -> State:
-        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
-                "H": HISTORY_LEN, "M": MOVE}
-        return cls(
-            **{
-                name: np.zeros((batch, *(dims[d] for d in shape)), dtype)
-                for name, (dtype, shape) in STATE_DTYPES.items()
-            }
-        )
-
-    @property
-    def batch_size(self) -> int:
-        return int(self.phase.shape[0])
-
-    @property
-    def num_players(self) -> int:
-        return int(self.hands.shape[1])
-
-    @property
-    def terminated(self) -> BoolArray:
-        """Games that are over."""
-        return self.phase == PHASE_DONE
-
-    @property
-    def cards_left(self) -> npt.NDArray[np.int64]:
-        """Cards held per player ``[B, P]``."""
-        return self.hands.sum(axis=-1, dtype=np.int64)
-
-    def arrays(self) -> K.Arrays:
-        """The arrays as the kernels read them: a NamedTuple in field order."""
-        return self._arrays
-
-    def copy(self) -> State:
-        return State(*(a.copy() for a in self.arrays()))
-
-    def take(self, index: IntArray | slice | int) -> State:
-        """The games selected by ``index`` (an int keeps the batch axis)."""
-        if isinstance(index, (int, np.integer)):
-            index = slice(int(index), int(index) + 1)
-        return State(*(np.array(a[index]) for a in self.arrays()))
-
-    def put(self, index: IntArray | slice, other: State) -> None:
-        """Write the games of ``other`` into this state at ``index``, in place."""
-        for mine, theirs in zip(self.arrays(), other.arrays()):
-            mine[index] = theirs
-
-    def equals(self, other: State) -> bool:
-        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
-
-    def _address(self) -> npt.NDArray[np.int64] | None:
-        """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
-        array to type and unbox, not 30), built at the fourth call that asks (it costs about
-        two calls); None before, or when they cannot be handed over so."""
-        spec = self.__dict__.get("_spec", 0)
-        if isinstance(spec, int):  # calls that asked (an engine's step of a copy asks twice)
-            if spec < 3:
-                object.__setattr__(self, "_spec", spec + 1)
-                return None
-            spec = state_spec(self._flat)  # None: not possible (kept as such)
-            object.__setattr__(self, "_spec", spec)
-        return spec
-
-    def __getstate__(self) -> dict[str, Any]:  # a copy must not point into these arrays
-        return {k: v for k, v in self.__dict__.items() if k != "_spec"}
 
 
 class Engine:
@@ -241,6 +76,10 @@ class Engine:
         self._play_tables = tuple(K.play_tables(self.layout))
         self._mask_tables = tuple(K.mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
+        self._history = r.observation == "history"
+        """The rules keep the deal's history: every state handed in must have it (the kernels
+        write it unchecked), which :meth:`_no_history` says; one bool test on the standard
+        path."""
 
     @property
     def threads(self) -> int:
@@ -251,6 +90,18 @@ class Engine:
     def threads(self, threads: int | None) -> None:
         self._threads = _pool.check_threads(threads)
         self._serial_below = 2 * _pool.MIN_CHUNK if self._threads > 1 else 2**62
+
+    def _check_history(self, state: State) -> None:
+        """Raise a ValueError for a state without the deal's history (size-0 fields) handed
+        to this engine, whose rules keep it (called only then: the standard path pays one
+        bool test)."""
+        if state.recent.shape[1] == HISTORY_LEN:
+            return
+        raise ValueError(
+            "this state was made without the history of observation='history' (by an engine "
+            "with observation='standard', or State.zeros(..., history=False)); make it with "
+            f"this engine's init (its recent has shape {tuple(state.recent.shape)})"
+        )
 
     def _run(self, fn: Any, args: tuple[Any, ...], n: int) -> None:
         _pool.run(fn, args, n, self._threads if n >= self._serial_below else 1)
@@ -270,7 +121,7 @@ class Engine:
     def init(self, seeds: npt.ArrayLike) -> State:
         """New games, one per seed; deal ``d`` of game ``b`` is dealt from ``(seeds[b], d)``."""
         s = K.as_seeds(seeds)
-        state = State.zeros(len(s), self.num_players)
+        state = State.zeros(len(s), self.num_players, self._history)
         state.seed[:] = s
         K.init_kernel(self._rp, state._flat, True)
         return state
@@ -287,7 +138,7 @@ class Engine:
         """
         h = K.parse_hands(self.rules, hands)
         s = K.as_seeds(seed, len(h))
-        state = State.zeros(len(h), self.num_players)
+        state = State.zeros(len(h), self.num_players, self._history)
         state.seed[:] = s
         state.hands[:] = h
         K.init_kernel(self._rp, state._flat, False)
@@ -296,6 +147,8 @@ class Engine:
     # ------------------------------------------------------------------ play
     def legal_action_mask(self, state: State, out: BoolArray | None = None) -> BoolArray:
         """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
+        if self._history:
+            self._check_history(state)
         if out is None:
             out = np.zeros((state.batch_size, self.num_actions), np.bool_)
         self._call(mask_at, K.mask_kernel, self._mask_tables, state, out, state.batch_size)
@@ -319,6 +172,8 @@ class Engine:
         (``deal_over`` included). ``check=False`` skips the legality check (for actions drawn
         from the mask); an illegal action then corrupts the state.
         """
+        if self._history:
+            self._check_history(state)
         b = state.batch_size
         ok = isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (b,)
         a = cast(IntArray, actions) if ok else self._as_actions(actions, b)
@@ -345,6 +200,8 @@ class Engine:
         The same results as :meth:`step_inplace` (``check=False``), :meth:`legal_action_mask`
         and :meth:`observe`, in one call instead of three: the fast path of the adapters.
         """
+        if self._history:
+            self._check_history(state)
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
         args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals)
@@ -353,6 +210,8 @@ class Engine:
         return int(K.advance_kernel(*args, state._flat, action, mask, obs))
 
     def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
+        if self._history:
+            self._check_history(state)
         idx = None if live.all() else np.flatnonzero(live)
         if idx is not None and len(idx) == 0:
             return -1
@@ -389,6 +248,8 @@ class Engine:
                 out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act),
         written into ``out`` when given (float32, C-contiguous ``[B, obs_size]``)."""
+        if self._history:
+            self._check_history(state)
         if players is None:
             pl = np.maximum(state.current, 0).astype(np.int64)
         else:
@@ -428,6 +289,8 @@ class Engine:
 
         ``deal_over`` keeps describing the step that ended the old game until the next step
         (but ``title`` is reset: read the old game's places before)."""
+        if self._history:
+            self._check_history(state)
         args = (self._rp, state._flat, np.asarray(done, np.bool_), K.as_seeds(seeds))
         self._run(K.reset_where, args, state.batch_size)
 
@@ -445,6 +308,8 @@ class Engine:
         reset called one step at a time with those draws (see
         :mod:`president_env.core._kernels._fused`). Returns the actions taken and games ended.
         """
+        if self._history:
+            self._check_history(state)
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
             raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
         if not isinstance(rng, np.random.Generator):
@@ -469,6 +334,8 @@ class Engine:
         (bool [B, A]) and ``obs`` (float32 [B, O]) of the player to act in each game (seat 0's
         view once a game is over): :meth:`reset_where`, :meth:`legal_action_mask` and
         :meth:`observe` in one pass over the games."""
+        if self._history:
+            self._check_history(state)
         b = state.batch_size
         if mask.shape != (b, self.num_actions) or mask.dtype != np.bool_:
             raise ValueError(f"mask must be bool of shape ({b}, {self.num_actions})")
@@ -491,8 +358,3 @@ class Engine:
         ranks = np.empty_like(order)
         np.put_along_axis(ranks, order, np.arange(self.num_players)[None], axis=1)
         return ranks
-
-
-def replace(state: State, **changes: Any) -> State:
-    """A copy of ``state`` with some fields replaced (for building test states)."""
-    return dataclasses.replace(state.copy(), **changes)

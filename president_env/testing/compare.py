@@ -7,8 +7,8 @@ dealer, cards played, the exchange (cards given, received, still to return), the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
 ``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
-by both with ``observation="history"`` only, so under ``"standard"`` the comparison checks
-that the engine's stay empty), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
+by both with ``observation="history"`` only, so compared then only: under ``"standard"`` the
+engine's fields have size 0), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
 writes the report that :mod:`president_env.testing.difftest` and
 :mod:`president_env.testing.checks` raise.
@@ -35,6 +35,9 @@ CARD_FIELDS = ("hands", "gave", "received", "seat_played")
 PHASE_NAMES = {PHASE_EXCHANGE: "exchange", PHASE_PLAY: "play", PHASE_DONE: "done"}
 
 HandsText = list[str]
+
+HISTORY_FIELDS = ("seat_played", "seat_passed", "recent")
+"""The deal's history: compared with ``observation="history"`` only (see the module docstring)."""
 
 
 class Disagreement(AssertionError):
@@ -77,8 +80,9 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
 
 
 def reference_view(ref: ReferenceGame) -> dict[str, Any]:
-    """The public state of a reference game (named as in :func:`engine_view`)."""
-    return {
+    """The public state of a reference game (named as in :func:`engine_view`; the deal's
+    history with ``observation="history"`` only, as the engine keeps it)."""
+    view = {
         "phase": ref.phase,
         "current": ref.current,
         "hands": ref.hands.tolist(),
@@ -109,6 +113,10 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "seat_passed": ref.seat_passed,
         "recent": ref.recent,
     }
+    if ref.rules.observation != "history":
+        for name in HISTORY_FIELDS:
+            del view[name]
+    return view
 
 
 def batch_rewards(rules: Rules, state: State) -> npt.NDArray[np.float32]:
@@ -127,7 +135,7 @@ def state_differences(
     ``rewards``: :func:`batch_rewards` of ``state``, if already computed."""
     got, want = engine_view(state, b), reference_view(ref)
     diffs = []
-    for name in want:
+    for name in want:  # (the history only if the reference's rules keep it)
         if got[name] == want[name]:
             continue
         if name in CARD_FIELDS:  # per seat, as cards

@@ -6,7 +6,7 @@ Python, more than the game's own work (~2 us). :func:`one_advance` takes instead
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
 (:data:`SLOT` int64 each: address, then up to 3 dimensions), then the integers of the mask
 tables and the number of deals; it rebuilds the arrays as views in compiled code (no copy) and
-calls ``advance_kernel`` with exactly the arguments ``Engine.advance`` gives it. A call then
+calls ``advance_inline`` (``advance_kernel`` inlined) with the arguments ``Engine.advance`` gives it. A call then
 unboxes three small arrays: ~0.5 us.
 
 The spec is built by :class:`president_env.core._fastpath.OneGame`, which holds every array
@@ -26,11 +26,12 @@ from numba import carray, literal_unroll
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from president_env.core._kernels._advance import advance_kernel
+from president_env.core._kernels._advance import advance_inline
+from president_env.core._kernels._deal import new_game
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._legal import first_illegal, mask_kernel
 from president_env.core._kernels._play import step_kernel
-from president_env.core._kernels._types import STATE_DTYPES
+from president_env.core._kernels._types import STATE_DTYPES, Arrays
 
 SLOT = 4
 """int64 per array in the spec: the address, then the dimensions (unused ones 0)."""
@@ -112,7 +113,7 @@ def step_at(rp, tables, spec, actions, lo, hi):  # type: ignore[no-untyped-def]
 def advance_at(rp, play_tables, mask_tables, off, deals, spec, action, mask, obs):  # type: ignore[no-untyped-def]
     """``advance_kernel`` on the state arrays of ``spec`` (:func:`state_spec`)."""
     arrays = state_arrays(spec)
-    return advance_kernel(rp, play_tables, mask_tables, off, deals, arrays, action, mask, obs)
+    return advance_inline(rp, play_tables, mask_tables, off, deals, arrays, action, mask, obs)
 
 
 @kernel
@@ -162,4 +163,15 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
     runs = (_a1(spec, t + 6, np.int64), _a1(spec, t + 7, np.int64), _a1(spec, t + 8, np.int64),
             spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4], spec[n + 5], spec[n + 6])
     off = _a1(spec, t + 9, np.int64)
-    return advance_kernel(rp, play, runs, off, spec[n + 7], arrays, action, mask, obs)
+    return advance_inline(rp, play, runs, off, spec[n + 7], arrays, action, mask, obs)
+
+
+@kernel
+def one_restart(spec, seed, mask, obs):  # type: ignore[no-untyped-def]
+    """A new game in the arrays of ``spec``, dealt from ``seed`` (the state of
+    ``Engine.init([seed])``, written over the old game: nothing allocated, the addresses kept),
+    then ``one_advance(spec, -1, mask, obs)``: returns the player to act."""
+    st = Arrays(*state_arrays(spec))
+    new_game(_a1(spec, NUM_STATE, np.int64), st, 0, np.uint64(seed))
+    st.deal_over[0] = False
+    return one_advance(spec, -1, mask, obs)

@@ -70,7 +70,9 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
 :class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
 H moves kept, M numbers of a move): the one statement of the state's layout
 (:class:`~president_env.core.engine.State` and the one-game spec of :mod:`._one` derive theirs
-from it)."""
+from it). Without ``observation="history"`` the last three (the deal's history) have size 0:
+``seat_played`` and ``seat_passed`` [B,P,0], ``recent`` [B,0,2] (``State.zeros(...,
+history=False)``: the same dtypes and numbers of dimensions, so the same compiled kernels)."""
 
 
 class Arrays(NamedTuple):

@@ -1,0 +1,215 @@
+"""The state of ``B`` games: a frozen dataclass of numpy arrays, changed in place by the
+:class:`~president_env.core.engine.Engine`.
+
+State (every array batch-first; ``P`` players, 53 card ids, see :mod:`president_env.core.cards`):
+
+===============  ==============  ===============================================================
+field            dtype, shape    meaning
+===============  ==============  ===============================================================
+``hands``        int8 [B,P,53]   cards held, count per card id
+``phase``        int8 [B]        0 exchange, 1 play, 2 game over
+``current``      int8 [B]        seat to act (-1 once the game is over)
+``pile_kind``    int8 [B]        top play: 0 none, 1 set, 2 jokers-only set, 3 run
+``pile_rank``    int8 [B]        rank of the top set, bottom rank of the top run, else -1
+``pile_size``    int8 [B]        cards in the top play
+``last_player``  int8 [B]        seat that made the top play, -1 on an empty pile
+``passed``       bool [B,P]      passed in this trick (since the last play unless
+                                 ``pass_is_final``)
+``revolution``   bool [B]        the rank order is reversed
+``place``        int8 [B,P]      finishing place in this deal (0 = first), -1 while playing
+``n_finished``   int8 [B]        players who have finished this deal
+``title``        int8 [B,P]      place in the previous deal, -1 during the first deal
+``scores``       int32 [B,P]     cumulative scores under ``rules.scoring``
+``deal``         int16 [B]       index of the current deal (0-based)
+``played``       int8 [B,14]     public memory: cards played this deal per rank, then jokers
+``gave``         int8 [B,P,53]   cards given in this deal's exchange
+``received``     int8 [B,P,53]   cards received in this deal's exchange
+``to_return``    int8 [B,P]      cards a player still has to return in the exchange
+``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
+``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
+``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
+``pending``      bool [B]        ``next_trick``: a revolution is pending (the order, and with
+                                 ``western_revolution`` the direction, turns as the trick ends)
+``row_rank``     int8 [B]        ``western_revolution``: rank of the row of single natural cards
+                                 in this trick, -1 none
+``row_count``    int8 [B]        singles of ``row_rank`` played one after the other (0..3)
+``asks_left``    int8 [B]        ``president_asks``: asks the President still has to make
+``asked``        int8 [B,2]      card named by ask i in this deal's exchange, -1 not made
+``ask_held``     int8 [B,2]      1 if the Bum held the card of ask i, 0 if not, -1 not made
+``seat_played``  int8 [B,P,53]   cards seat p played this deal, per card id (what its plays
+                                 took: runs and jokers included); [B,P,0] without history
+``seat_passed``  int8 [B,P,53]   1 at ``(min(size, 4) - 1) * 13 + rank`` if seat p passed this
+                                 deal on a top set of that size and rank; at 52 if it passed
+                                 on a run or on a jokers-only set; [B,P,0] without history
+``recent``       int16 [B,8,2]   the last 8 moves of the play phase this deal, most recent
+                                 first: (seat, action id), passes included; (-1, -1) none
+                                 (the gives and asks of the exchange are not moves here);
+                                 [B,0,2] without history
+===============  ==============  ===============================================================
+
+The fields from ``pending`` on are reset at the start of every deal. The last three, the
+public history of the deal that the ``observation="history"`` blocks show, are kept with
+``observation="history"`` only: under the default ``"standard"`` the engine makes them of
+size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 710 bytes, not
+1,166), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
+standard engine may be handed a state with the history (it leaves the fields alone); an
+engine with ``observation="history"`` refuses a state without it (ValueError).
+
+The direction of play is derived, not stored: play goes to the right (seat i-1) iff
+``western_revolution`` and ``revolution``.
+
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from president_env.core import _kernels as K
+from president_env.core._kernels._one import state_spec
+from president_env.core._kernels._types import HISTORY_LEN, MOVE, NUM_ASKS, PASS_KEYS, STATE_DTYPES
+from president_env.core.cards import NUM_CARDS
+from president_env.core.constants import PHASE_DONE, PLAYED_SIZE
+
+__all__ = ["State", "replace"]
+
+IntArray = npt.NDArray[np.integer[Any]]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """The state of ``B`` games (see the module docstring for every field).
+
+    The fields cannot be rebound (their arrays are changed in place by
+    :meth:`Engine.step_inplace`); :func:`replace` makes a changed copy.
+    """
+
+    hands: npt.NDArray[np.int8]
+    phase: npt.NDArray[np.int8]
+    current: npt.NDArray[np.int8]
+    pile_kind: npt.NDArray[np.int8]
+    pile_rank: npt.NDArray[np.int8]
+    pile_size: npt.NDArray[np.int8]
+    last_player: npt.NDArray[np.int8]
+    passed: npt.NDArray[np.bool_]
+    revolution: npt.NDArray[np.bool_]
+    place: npt.NDArray[np.int8]
+    n_finished: npt.NDArray[np.int8]
+    title: npt.NDArray[np.int8]
+    scores: npt.NDArray[np.int32]
+    deal: npt.NDArray[np.int16]
+    played: npt.NDArray[np.int8]
+    gave: npt.NDArray[np.int8]
+    received: npt.NDArray[np.int8]
+    to_return: npt.NDArray[np.int8]
+    deal_over: npt.NDArray[np.bool_]
+    seed: npt.NDArray[np.uint64]
+    dealer: npt.NDArray[np.int8]
+    pending: npt.NDArray[np.bool_]
+    row_rank: npt.NDArray[np.int8]
+    row_count: npt.NDArray[np.int8]
+    asks_left: npt.NDArray[np.int8]
+    asked: npt.NDArray[np.int8]
+    ask_held: npt.NDArray[np.int8]
+    seat_played: npt.NDArray[np.int8]
+    seat_passed: npt.NDArray[np.int8]
+    recent: npt.NDArray[np.int16]
+    _arrays: K.Arrays = field(init=False, repr=False, compare=False)
+    _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
+
+    def __post_init__(self) -> None:
+        arrays = K.Arrays(*(getattr(self, n) for n in K.Arrays._fields))
+        object.__setattr__(self, "_arrays", arrays)
+        object.__setattr__(self, "_flat", tuple(arrays))
+
+    @classmethod
+    def zeros(cls, batch: int, num_players: int, history: bool = True) -> State:
+        """``batch`` games of zeros. Without ``history`` the three fields of the deal's
+        history (``seat_played``, ``seat_passed``, ``recent``) have size 0 (``[B,P,0]``,
+        ``[B,P,0]``, ``[B,0,2]``): enough for rules with the standard observation, not for
+        ``observation="history"`` (:meth:`Engine.init` makes what its rules need)."""
+        dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
+                "H": HISTORY_LEN, "M": MOVE}
+        shapes = {name: (batch, *(dims[d] for d in shape))
+                  for name, (_, shape) in STATE_DTYPES.items()}
+        if not history:
+            shapes.update(seat_played=(batch, num_players, 0), seat_passed=(batch, num_players, 0),
+                          recent=(batch, 0, MOVE))
+        return cls(**{name: np.zeros(shapes[name], dtype)
+                      for name, (dtype, _) in STATE_DTYPES.items()})
+
+    @property
+    def keeps_history(self) -> bool:
+        """Whether the fields of the deal's history have their full size (what an engine with
+        ``observation="history"`` needs; see :meth:`zeros`)."""
+        return int(self.recent.shape[1]) == HISTORY_LEN
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.phase.shape[0])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.hands.shape[1])
+
+    @property
+    def terminated(self) -> BoolArray:
+        """Games that are over."""
+        return self.phase == PHASE_DONE
+
+    @property
+    def cards_left(self) -> npt.NDArray[np.int64]:
+        """Cards held per player ``[B, P]``."""
+        return self.hands.sum(axis=-1, dtype=np.int64)
+
+    def arrays(self) -> K.Arrays:
+        """The arrays as the kernels read them: a NamedTuple in field order."""
+        return self._arrays
+
+    def copy(self) -> State:
+        return State(*(a.copy() for a in self.arrays()))
+
+    def take(self, index: IntArray | slice | int) -> State:
+        """The games selected by ``index`` (an int keeps the batch axis)."""
+        if isinstance(index, (int, np.integer)):
+            index = slice(int(index), int(index) + 1)
+        return State(*(np.array(a[index]) for a in self.arrays()))
+
+    def put(self, index: IntArray | slice, other: State) -> None:
+        """Write the games of ``other`` into this state at ``index``, in place (both with the
+        deal's history or both without: see :meth:`zeros`)."""
+        if self.recent.shape[1:] != other.recent.shape[1:]:
+            raise ValueError("put: one state keeps the deal's history and the other does not "
+                             f"(recent {self.recent.shape[1:]} against {other.recent.shape[1:]})")
+        for mine, theirs in zip(self.arrays(), other.arrays()):
+            mine[index] = theirs
+
+    def equals(self, other: State) -> bool:
+        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
+
+    def _address(self) -> npt.NDArray[np.int64] | None:
+        """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
+        array to type and unbox, not 30), built at the fourth call that asks (it costs about
+        two calls); None before, or when they cannot be handed over so."""
+        spec = self.__dict__.get("_spec", 0)
+        if isinstance(spec, int):  # calls that asked (an engine's step of a copy asks twice)
+            if spec < 3:
+                object.__setattr__(self, "_spec", spec + 1)
+                return None
+            spec = state_spec(self._flat)  # None: not possible (kept as such)
+            object.__setattr__(self, "_spec", spec)
+        return spec
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy must not point into these arrays
+        return {k: v for k, v in self.__dict__.items() if k != "_spec"}
+
+
+def replace(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with some fields replaced (for building test states)."""
+    return dataclasses.replace(state.copy(), **changes)
