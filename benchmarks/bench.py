@@ -146,6 +146,9 @@ def ratios(b: int, threads: tuple[int, ...], presets: tuple[str, ...]) -> list[R
         ("AEC standard / PettingZoo texas_holdem_v4", "aec/standard",
          "peer/pettingzoo_texas_holdem_v4", ">= 3x"),
     ]
+    for preset in ("standard", "daifugo"):  # the env's step against the bare one-game engine
+        out.append((f"AEC {preset} / engine {preset} B=1", f"aec/{preset}",
+                    f"engine/{preset}/B=1", ">= 0.9x" if preset == "standard" else ""))
     for t in threads:
         out.append((f"vector standard / engine standard calls (B={b}, t={t})",
                     f"vector/standard/B={b}/t={t}", f"engine/standard/B={b}/calls/t={t}",
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> dict[str, Result]:
 
     def ratio(a: str, b: str) -> str:
         if a in results and b in results:
-            return f"{results[a]['steps_per_s'] / results[b]['steps_per_s']:.1f}x"
+            x = results[a]["steps_per_s"] / results[b]["steps_per_s"]
+            return f"{x:.2f}x" if x < 10 else f"{x:.1f}x"
         return "n/a"
 
     print("\nratios (steps/s, same run):")

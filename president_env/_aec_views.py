@@ -41,7 +41,9 @@ class AECViews:
 
     @property
     def game_state(self) -> State:
-        """The engine state of the game (a batch of one); do not modify it."""
+        """The engine state of the game (a batch of one); do not modify it. A ``reset()``
+        without given hands or a record deals the next game into the same arrays: copy it
+        (``.copy()``) to keep a game past the next reset."""
         if self._game is None:
             raise RuntimeError("call reset() first")
         return self._game.state

@@ -144,6 +144,7 @@ above). `raw_env(...)` is the bare environment.
 * v0, 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`; copies keep the
   game; misspelled `reset` options and bad seeds raise; `record=True`. 0.4.0: six further
   variants and `daifugo_full`; spaces unchanged without them. 0.5.0: `observation="history"`.
+  0.6.0: the same game; `reset()` deals into the same `game_state` arrays.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from train.common.threads import (
     BLOCK,
     FIRST,
     LAST,
+    MARGIN,
     SETTLE,
     Choice,
     Shards,
@@ -128,10 +129,20 @@ def test_choice_looks_less_often_while_it_holds() -> None:
     assert picks.count(False) < 0.02 * len(picks)  # the cost of looking, once settled
 
 
-def test_choice_needs_a_margin_and_leaves_out_the_first_calls_of_a_look() -> None:
+def test_choice_prefers_one_thread_unless_the_threads_win_by_the_margin() -> None:
     c = Choice("update", 2, lambda line: None)
-    _feed(c, on=1.0, off=0.97, calls=1000)  # 3% faster: within the noise margin, no change
-    assert c.parallel and c.switches == 0
+    _feed(c, on=1.0, off=0.97, calls=1000)  # one thread 3% faster: it is chosen, and kept
+    assert not c.parallel and c.switches == 1
+    c = Choice("update", 2, lambda line: None)
+    _feed(c, on=1.0, off=0.99, calls=FIRST + BLOCK)
+    assert not c.parallel
+    _feed(c, on=1.0, off=1.0 / (1 - MARGIN) * 0.99, calls=3000)  # threads ahead, within margin
+    assert not c.parallel and c.switches == 1
+    _feed(c, on=1.0, off=1.0 / (1 - MARGIN) * 1.02, calls=3000)  # beyond it: back on threads
+    assert c.parallel and c.switches == 2
+
+
+def test_choice_leaves_out_the_first_calls_of_a_look() -> None:
     c = Choice("update", 2, lambda line: None)
     _feed(c, on=1.0, off=2.0, calls=FIRST)
     times = [0.1] * SETTLE + [2.0] * (BLOCK - SETTLE)  # the first calls of the look flatter it

@@ -20,8 +20,8 @@ on one torch thread. A :class:`Choice` per kind of work (update, acting) keeps t
 it starts on the threads, and now and then runs ``BLOCK`` calls the other way (blocks, not
 single calls: a pool thread woken after sleeping runs first for a while, so its cost under
 contention shows only once the threads compete for the CPU) and changes if their median time
-per row beats the chosen way's last ``BLOCK`` calls by ``MARGIN``. It looks after ``FIRST``
-calls, and after twice as many each time the choice holds, up to ``LAST`` (so at most
+per row beats the chosen way's last ``BLOCK`` calls (the threads by ``MARGIN``). It looks
+after ``FIRST`` calls, and after twice as many each time the choice holds, up to ``LAST`` (so at most
 ``BLOCK / LAST``, about 1%, of the calls run the slower way once settled). A change is printed
 on stderr (``--threads 2: update now on 1 thread (61 ms per 1000 rows on 2 threads, 38 ms
 on 1)``). With the other core busy the work falls back to one thread; on a quiet machine it
@@ -57,8 +57,12 @@ scheduler's credit to sleepers), so the first calls after a change flatter it.""
 FIRST, LAST = 16, 512
 """Calls between looks the other way: ``FIRST`` at the start and after a change, then twice
 as many after each look that keeps the choice, up to ``LAST``."""
-MARGIN = 0.05
-"""The other way must be this much faster (per row) to change."""
+MARGIN = 0.10
+"""The threads must be this much faster (per row) than one thread to be chosen; one thread is
+chosen as soon as it is faster at all. When the two ways are about equal (the other core busy)
+one thread wins, with no switching back and forth on noise: each switch to the threads, and
+each look at them, costs while the threads are the slower way (0.05 both ways measured
+0.88-0.96x of one thread under contention, with up to 10 changes in a short run)."""
 
 
 def resolve_threads(threads: int) -> int:
@@ -112,7 +116,7 @@ class Choice:
     def _decide(self) -> None:
         other, chosen = statistics.median(self._other), statistics.median(self._chosen)
         self._other = []
-        if other < (1 - MARGIN) * chosen:
+        if other < (1 - (0.0 if self.parallel else MARGIN)) * chosen:
             self.parallel = not self.parallel
             self.switches += 1
             self.interval = FIRST
