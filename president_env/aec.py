@@ -346,19 +346,11 @@ class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._rewards_dirty = False
             self._cumulative_rewards[self.possible_agents[seat]] = 0.0
-            cur = game.step(action)  # type: ignore[union-attr]
+            game.step(action)  # type: ignore[union-attr]
             state = game.state  # type: ignore[union-attr]
             if state.deal_over[0]:
                 self._end_deal(state)
-            self._obs_cur = None
-            if self._obs_other:
-                self._obs_other = {}
-            self._current = cur
-            if cur >= 0:
-                self.agent_selection = self.possible_agents[cur]
-            else:
-                self.agent_selection = self.possible_agents[0]
-                self._deads_step_first()
+            self._new_position()
             return
         self._step_checked(action)
 
@@ -458,11 +450,7 @@ class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
             raise RuntimeError("call reset() before observe()")
         if seat == self._current and not self.terminations.get(agent, False):
             obs = self._obs_cur
-            if obs is None:
-                # a copy: legality is checked against the engine's own mask, which the caller
-                # must not be able to change
-                obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask.copy()}
-            return obs
+            return obs if obs is not None else self._own_obs(game)
         obs = self._obs_other.get(seat)
         if obs is None:
             obs = {
@@ -480,11 +468,18 @@ class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
         if obs is None and observe:
             game = self._game
             if self._current >= 0 and game is not None:  # the agent to act (see observe)
-                obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask.copy()}
+                obs = self._own_obs(game)
             else:
                 obs = self.observe(agent)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
+
+    def _own_obs(self, game: OneGame) -> Obs:
+        """The observation of the agent to act, cached until the next step. Its mask is a
+        copy: legality is checked against the engine's own mask, which the caller must not be
+        able to change."""
+        obs = self._obs_cur = {"observation": game.obs, "action_mask": game.mask.copy()}
+        return obs
 
     def action_mask(self, agent: str | None = None) -> npt.NDArray[np.int8]:
         """The legal-action mask of ``agent`` (default: the agent to act)."""

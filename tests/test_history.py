@@ -463,7 +463,6 @@ def _calls_with_a_state(engine: Engine, state: State) -> list[tuple[str, Any]]:
         ("step", lambda: engine.step(state, first)),
         ("step_inplace", lambda: engine.step_inplace(state, first)),
         ("step_inplace unchecked", lambda: engine.step_inplace(state, first, check=False)),
-        ("_first_illegal", lambda: engine._first_illegal(state, first, np.ones(b, np.bool_))),
         ("advance", lambda: engine.advance(state.take(0), -1, one_mask, one_obs)),
         ("observe", lambda: engine.observe(state)),
         ("reset_where", lambda: engine.reset_where(state, np.ones(b, np.bool_), np.arange(b))),

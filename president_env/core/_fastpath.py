@@ -76,20 +76,14 @@ class OneGame:
     def restart(self, seed: int) -> int:
         """A new game dealt from engine seed ``seed`` (an int, 0 <= seed < 2**63), written over
         this one's arrays: the state of ``Engine.init([seed])`` in the same ``State`` (no
-        allocation, the address vector kept; ~20 times cheaper than a new ``OneGame``). Returns
-        the player to act; ``mask`` and ``obs`` are theirs, as after :meth:`step`."""
-        spec = self._spec
-        if spec is None:  # no address vector: the engine's calls, on the same arrays
-            st = self.state
-            self.engine.reset_where(st, np.ones(1, np.bool_), [seed])
-            st.deal_over[0] = False
-            return self.step(-1)
-        mask = np.empty(self._num_actions, np.int8)
-        obs = np.empty(self._obs_size, np.float32)
-        self.current = cur = int(one_restart(spec, seed, mask, obs))
-        self.mask = mask
-        self.obs = obs
-        return cur
+        allocation, the address vector kept: an AEC ``reset()`` went from 67 to 7.5 us).
+        Returns the player to act; ``mask`` and ``obs`` are theirs, as after :meth:`step`."""
+        if self._spec is not None:
+            one_restart(self._spec, seed)
+        else:  # no address vector: the engine's call, on the same arrays
+            self.engine.reset_where(self.state, np.ones(1, np.bool_), [seed])
+            self.state.deal_over[0] = False
+        return self.step(-1)
 
     @property
     def fast(self) -> bool:

@@ -78,7 +78,7 @@ class Engine:
         self._obs_offsets = self.obs_layout.offsets()
         self._history = r.observation == "history"
         """The rules keep the deal's history: every state handed in must have it (the kernels
-        write it unchecked), which :meth:`_no_history` says; one bool test on the standard
+        write it unchecked), which :meth:`_check_history` checks; one bool test on the standard
         path."""
 
     @property
@@ -210,8 +210,6 @@ class Engine:
         return int(K.advance_kernel(*args, state._flat, action, mask, obs))
 
     def _first_illegal(self, state: State, actions: IntArray, live: BoolArray) -> int:
-        if self._history:
-            self._check_history(state)
         idx = None if live.all() else np.flatnonzero(live)
         if idx is not None and len(idx) == 0:
             return -1

@@ -6,8 +6,8 @@ Python, more than the game's own work (~2 us). :func:`one_advance` takes instead
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
 (:data:`SLOT` int64 each: address, then up to 3 dimensions), then the integers of the mask
 tables and the number of deals; it rebuilds the arrays as views in compiled code (no copy) and
-calls ``advance_inline`` (``advance_kernel`` inlined) with the arguments ``Engine.advance`` gives it. A call then
-unboxes three small arrays: ~0.5 us.
+calls ``advance_inline`` (``advance_kernel`` inlined) with the arguments ``Engine.advance``
+gives it. A call then unboxes three small arrays: ~0.5 us.
 
 The spec is built by :class:`president_env.core._fastpath.OneGame`, which holds every array
 it points to (the state, whose fields are never rebound, and the engine's tables) for as long
@@ -111,7 +111,7 @@ def step_at(rp, tables, spec, actions, lo, hi):  # type: ignore[no-untyped-def]
 
 @kernel
 def advance_at(rp, play_tables, mask_tables, off, deals, spec, action, mask, obs):  # type: ignore[no-untyped-def]
-    """``advance_kernel`` on the state arrays of ``spec`` (:func:`state_spec`)."""
+    """``advance_inline`` on the state arrays of ``spec`` (:func:`state_spec`)."""
     arrays = state_arrays(spec)
     return advance_inline(rp, play_tables, mask_tables, off, deals, arrays, action, mask, obs)
 
@@ -167,11 +167,10 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def one_restart(spec, seed, mask, obs):  # type: ignore[no-untyped-def]
-    """A new game in the arrays of ``spec``, dealt from ``seed`` (the state of
-    ``Engine.init([seed])``, written over the old game: nothing allocated, the addresses kept),
-    then ``one_advance(spec, -1, mask, obs)``: returns the player to act."""
+def one_restart(spec, seed):  # type: ignore[no-untyped-def]
+    """A new game in the arrays of ``spec``, dealt from ``seed``: the state of
+    ``Engine.init([seed])``, written over the old game (nothing allocated, the addresses
+    kept)."""
     st = Arrays(*state_arrays(spec))
     new_game(_a1(spec, NUM_STATE, np.int64), st, 0, np.uint64(seed))
     st.deal_over[0] = False
-    return one_advance(spec, -1, mask, obs)
