@@ -77,6 +77,22 @@ class PolicyNet(nn.Module):
         return logits, self.v(h).squeeze(-1)
 
 
+def widen_input(net: PolicyNet, obs_size: int) -> PolicyNet:
+    """A copy of ``net`` that reads ``obs_size >= net.obs_size`` inputs: the first layer's
+    weights of the new (last) inputs are zero, so it decides exactly as ``net`` on any
+    observation whose prefix is ``net``'s. This is how a policy of the standard observation
+    starts a policy of ``observation="history"`` (the history blocks come last)."""
+    if obs_size < net.obs_size:
+        raise ValueError(f"cannot widen a network of {net.obs_size} inputs to {obs_size}")
+    wide = PolicyNet(obs_size, net.num_actions, net.hidden)
+    state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+    first = torch.zeros(net.hidden, obs_size)
+    first[:, : net.obs_size] = state["trunk.0.weight"]
+    state["trunk.0.weight"] = first
+    wide.load_state_dict(state)
+    return wide
+
+
 def _scale(obs: torch.Tensor) -> torch.Tensor:
     # counts and scores can reach tens; a fixed squashing keeps inputs in a sane range
     return torch.tanh(obs / 4.0) * 2.0

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from agents import make_agent
-from agents.policy import PolicyNet, load_policy
+from agents.policy import PolicyNet, load_policy, widen_input
 from president_env.cli import (
     arg,
     check_args,
@@ -66,7 +66,9 @@ class PPOArgs:
     hidden: int = arg(256, positive)
     """Width of the two hidden layers."""
     init: str = arg("", input_file)
-    """Start from this policy checkpoint (trained for the same rules) instead of from scratch."""
+    """Start from this policy checkpoint (trained for the same rules) instead of from scratch;
+    one of the standard observation starts a run of ``--rule observation=history`` playing as
+    it does (zero weights on the history inputs)."""
     bc_decisions: int = arg(0, non_negative)
     """Before PPO, imitate ``bc_teacher`` on this many of its decisions (0 = start from scratch)."""
     bc_teacher: str = "hard"
@@ -159,17 +161,30 @@ def no_gpu() -> str:
 def new_policy(
     args: PPOArgs, rules: Rules, obs_size: int, num_actions: int, device: torch.device
 ) -> tuple[PolicyNet, torch.optim.Optimizer]:
-    """The network (fresh, or the weights of ``args.init``) and its Adam optimizer."""
+    """The network (fresh, or the weights of ``args.init``: see :func:`init_policy`) and its
+    Adam optimizer."""
     net = PolicyNet(obs_size, num_actions, args.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     if args.init:
-        start, _, _ = load_policy(args.init, rules)
-        if start.hidden != args.hidden:
-            raise ValueError(f"{args.init} has hidden={start.hidden}, not {args.hidden}")
-        net.load_state_dict(start.state_dict())
+        net.load_state_dict(init_policy(args.init, rules, obs_size, args.hidden).state_dict())
     if args.compile:
         compile_policy(net, obs_size, num_actions, device)
     return net, opt
+
+
+def init_policy(path: str, rules: Rules, obs_size: int, hidden: int) -> PolicyNet:
+    """The checkpoint ``path`` (trained for ``rules``) as a network of ``obs_size`` inputs: a
+    checkpoint of the standard observation starting a run of ``observation="history"`` is
+    widened with zero weights on the history inputs (:func:`agents.policy.widen_input`), so
+    the run starts playing exactly as the checkpoint. A ValueError for another width."""
+    start, _, _ = load_policy(path, rules)
+    if start.hidden != hidden:
+        raise ValueError(f"{path} has hidden={start.hidden}, not {hidden}")
+    if start.obs_size != obs_size:
+        if start.obs_size > obs_size:
+            raise ValueError(f"{path} reads {start.obs_size} inputs; these rules give {obs_size}")
+        start = widen_input(start, obs_size)
+    return start
 
 
 def compile_policy(net: PolicyNet, obs_size: int, num_actions: int, device: torch.device) -> bool:

@@ -57,12 +57,15 @@ scheduler's credit to sleepers), so the first calls after a change flatter it.""
 FIRST, LAST = 16, 512
 """Calls between looks the other way: ``FIRST`` at the start and after a change, then twice
 as many after each look that keeps the choice, up to ``LAST``."""
-MARGIN = 0.10
+MARGIN = 0.25
 """The threads must be this much faster (per row) than one thread to be chosen; one thread is
 chosen as soon as it is faster at all. When the two ways are about equal (the other core busy)
 one thread wins, with no switching back and forth on noise: each switch to the threads, and
-each look at them, costs while the threads are the slower way (0.05 both ways measured
-0.88-0.96x of one thread under contention, with up to 10 changes in a short run)."""
+each look at them, costs while the threads are the slower way. Measured with the other core
+busy (``benchmarks/bench_train.py``, 16 updates): 0.05 both ways gave 0.88-0.96x of one thread
+with up to 10 changes in a run; 0.10 gave 0.83-1.08x, the 0.83x run ending on the threads after
+3 changes. On a quiet machine the threads' update takes 0.53-0.60 of one thread's time, far
+inside this margin."""
 
 
 def resolve_threads(threads: int) -> int:
