@@ -119,6 +119,12 @@ def test_the_fit_adds_the_decisions_of_other_collections(tmp_path: Path) -> None
     _run(tmp_path / "a", 30, "--also", str(tmp_path / "b" / distill.DATA))
     _, _, meta = load_policy(tmp_path / "a" / "policy.pt", HISTORY)
     assert meta["decisions"] == sum(sizes)
+    _run(tmp_path / "d", 30, "--fit-only", "--also", str(tmp_path / "b" / distill.DATA))
+    assert not (tmp_path / "d" / distill.DATA).exists()  # nothing collected
+    _, _, meta = load_policy(tmp_path / "d" / "policy.pt", HISTORY)
+    assert meta["decisions"] == sizes[1]
+    with pytest.raises(SystemExit):  # nothing to fit
+        _run(tmp_path / "e", 30, "--fit-only")
     with pytest.raises(SystemExit):  # not a file
         _run(tmp_path / "a", 30, "--also", str(tmp_path / "missing.npz"))
     other = tmp_path / "c"

@@ -101,6 +101,8 @@ class Args:
     """Seed of the deals, the agents and the fit."""
     out: str = arg("runs/distill", output_dir)
     """Run folder: decisions.npz, policy.pt, metrics.csv."""
+    fit_only: bool = False
+    """Skip the collection: fit on this folder's decisions (if any) and the ``--also`` files."""
     progress: bool = True
     """Show progress bars."""
     extra: dict[str, Any] = rule_options()
@@ -306,7 +308,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         out = Path(args.out)
         data = Collection(rules, args, out / DATA)
     t0 = time.perf_counter()
-    collect(args, rules, data)
+    if not args.fit_only:
+        collect(args, rules, data)
     t1 = time.perf_counter()
     with user_errors():
         for path in args.also:
@@ -314,6 +317,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             for mine, theirs in ((data.obs, more.obs), (data.mask, more.mask),
                                  (data.act, more.act), (data.ret, more.ret)):
                 mine.extend(theirs)
+        if not len(data):
+            raise ValueError(f"no decisions to fit in {out} nor in --also")
     last = fit(args, rules, data.arrays(), out)
     print(f"{len(data)} decisions ({t1 - t0:.0f} s collecting), fit in "
           f"{time.perf_counter() - t1:.0f} s: agreement {last['train_agreement']:.3f} training, "
