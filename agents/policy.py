@@ -208,7 +208,10 @@ class PolicyAgent:
                 path, rules, deterministic=kwargs.pop("greedy", True), **kwargs
             )
         net, trained, _ = load_policy(path, rules)
-        return cls(net, rules or trained, **kwargs)
+        # the observation is the one it was trained for: a table of observation="history"
+        # hands a standard policy the standard prefix (president_env.table.policy_obs_size)
+        own = trained if rules is None else rules.replace(observation=trained.observation)
+        return cls(net, own, **kwargs)
 
     @torch.no_grad()
     def act_batch(

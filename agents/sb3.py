@@ -88,7 +88,7 @@ def _model_rules(p: Path, rules: Rules | None) -> Rules:
             f"{p} was trained for other rules; differences (wanted, trained): "
             f"{rule_differences(rules, stored)}"
         )
-    return rules if rules is not None else stored
+    return stored if rules is None else rules.replace(observation=stored.observation)
 
 
 class SB3Policy:

@@ -22,7 +22,7 @@ from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.rewards import reward_table
 from president_env.table import Table
-from train import distill
+from train import distill, ppo_pool
 from train.common.args import init_policy
 
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
@@ -62,6 +62,19 @@ def test_the_shipped_policy_starts_a_history_run_and_plays_as_before() -> None:
         init_policy(str(SHIPPED), HISTORY, eng.obs_size, 128)
     with pytest.raises(ValueError, match="reads"):
         init_policy(str(SHIPPED), HISTORY, shipped.obs_size - 1, 256)
+
+
+def test_a_standard_checkpoint_is_an_opponent_of_a_history_learner(tmp_path: Path) -> None:
+    agent = load_agent(str(SHIPPED), HISTORY)  # loaded with the run's (history) rules
+    assert isinstance(agent, PolicyAgent) and agent.rules.observation == "standard"  # the prefix
+    eng = Engine(HISTORY)
+    table = Table(eng, eng.init(np.arange(3, dtype=np.uint64)), [agent], [0, 0, 0, 0])
+    assert table.obs_size(0) == Engine(Rules.preset("standard")).obs_size
+    assert table.play_until_external() > 0
+    out = ppo_pool.main(["--rule", "observation=history", "--opponents", f"{SHIPPED},hard",
+                         "--total-steps", "256", "--num-envs", "8", "--rollout", "16",
+                         "--no-progress", "--no-tensorboard", "--out", str(tmp_path)])
+    assert out["steps"] >= 128
 
 
 def _run(out: Path, decisions: int, *extra: str) -> dict[str, float]:
