@@ -214,35 +214,33 @@ def collect(args: Args, rules: Rules, data: Collection) -> None:
         teacher, load_agent(args.opponents, rules, seed=args.seed + start_len + 1)],
         seat_policy, names=[args.teacher, args.opponents])
     rewards = reward_table(rules)
-    under_way: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in range(b)]
+    under_way: list[tuple[np.ndarray, ...]] = [(  # (table rows, obs, mask, act) batches
+        np.zeros(0, np.int64), np.zeros((0, eng.obs_size), np.float32),
+        np.zeros((0, eng.num_actions), np.bool_), np.zeros(0, np.int64))]
     t0, saved = time.perf_counter(), len(data)
     bar = tqdm(total=args.decisions, initial=start_len, desc="collect", disable=not args.progress)
 
     def on_step(moved: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
-        nonlocal saved
+        nonlocal saved, under_way
         rows = np.flatnonzero(moved & (seats == seat))
         if len(rows):  # the teacher's last batch is these rows' decisions, in row order
-            obs, mask, act = teacher.batches.pop()
-            for i, r in enumerate(rows):
-                under_way[r].append((obs[i], mask[i], act[i]))
-        ended = np.flatnonzero(moved & (table.state.phase == PHASE_DONE))
-        if not len(ended):
+            under_way.append((rows, *teacher.batches.pop()))
+        ended = moved & (table.state.phase == PHASE_DONE)
+        if not ended.any():
             return
-        reward = deal_rewards(table.state, rewards)
+        reward = deal_rewards(table.state, rewards)[np.arange(b), seat]  # the teacher's
+        r, obs, mask, act = (np.concatenate(x) for x in zip(*under_way))
+        done = ended[r]  # decisions of the games that ended: their reward is known
         before = len(data)
-        for r in ended:
-            if under_way[r]:
-                o, m, a = (np.stack(x) for x in zip(*under_way[r]))
-                data.add(o, m, a, np.full(len(a), reward[r, seat[r]], np.float32))
-            under_way[r] = []
+        data.add(obs[done], mask[done], act[done], reward[r[done]])
+        under_way = [(r[~done], obs[~done], mask[~done], act[~done])]
         bar.update(len(data) - before)
         if len(data) - saved >= SAVE_EVERY:
             data.save()
             saved = len(data)
         timed_out = args.max_seconds and time.perf_counter() - t0 > args.max_seconds
         if len(data) < args.decisions and not timed_out:
-            eng.reset_where(table.state, np.isin(np.arange(b), ended),
-                            rng.integers(0, 2**62, b))
+            eng.reset_where(table.state, ended, rng.integers(0, 2**62, b))
             table.sync()
 
     table.play_until_external(on_step, max_steps=10**9)

@@ -64,8 +64,8 @@ one thread wins, with no switching back and forth on noise: each switch to the t
 each look at them, costs while the threads are the slower way. Measured with the other core
 busy (``benchmarks/bench_train.py``, 16 updates): 0.05 both ways gave 0.88-0.96x of one thread
 with up to 10 changes in a run; 0.10 gave 0.83-1.08x, the 0.83x run ending on the threads after
-3 changes. On a quiet machine the threads' update takes 0.53-0.60 of one thread's time, far
-inside this margin."""
+3 changes. On a quiet machine the threads' update took 0.53-0.65 of one thread's time (0.62-0.81
+with ``--compile``), inside this margin."""
 
 
 def resolve_threads(threads: int) -> int:
