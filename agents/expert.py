@@ -38,6 +38,7 @@ from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.positions import check_record, from_observation, sample_hands
+from president_env.table import policy_obs_size
 
 SAMPLES = 32
 """Sampled deals of the hidden cards per decision (the default budget)."""
@@ -128,7 +129,7 @@ class ExpertAgent(BaseAgent):
         pick = (row_of[:, None] * n + np.arange(n)[None]).reshape(-1)
         games = base.take(pick)
         self._engine.step_inplace(games, np.repeat(act_of, n), check=False)
-        places = self._rollout(games).reshape(len(row_of), n).mean(axis=1)
+        places = rollout_places(self._engine, self._hard, games).reshape(len(row_of), n).mean(axis=1)
         self.rollouts += len(pick)
         best = np.empty(m, np.int64)
         for i in range(m):
@@ -149,37 +150,49 @@ class ExpertAgent(BaseAgent):
         return record_belief(r, self._engine, self._hard, obs, record[0], record[1], n, self.rng,
                              self.steps, self.miss)
 
-    def _rollout(self, games: State) -> np.ndarray:
-        """Seat 0's place in the current deal of every game, Hard playing every seat."""
-        eng, hard = self._engine, self._hard
-        n = games.batch_size
-        place = np.full(n, -1.0)
-        idx = np.arange(n)
-        st = games
-        mask = np.empty((n, eng.num_actions), np.bool_)
-        obs = np.empty((n, eng.obs_size), np.float32)
-        while True:
-            done = self._settled(st, idx, place)
-            if done.all():
-                return place
-            if done.mean() > 0.25:  # play on with the games still going only
-                keep = np.flatnonzero(~done)
-                st, idx, done = st.take(keep), idx[keep], done[keep]
-                mask, obs = mask[: len(keep)], obs[: len(keep)]
-            eng.next_views(st, mask, obs)
-            eng.step_inplace(st, hard.act_batch(obs, mask), check=False, where=~done)
-
-    @staticmethod
-    def _settled(st: State, idx: np.ndarray, place: np.ndarray) -> np.ndarray:
-        """Games where seat 0's place is known (written into ``place[idx]``)."""
-        over = st.deal_over | (st.phase == PHASE_DONE)
-        gone = st.place[:, 0] >= 0
-        known = np.where(over, st.title[:, 0], np.where(gone, st.place[:, 0], -1))
-        got = known >= 0
-        place[idx[got]] = known[got]
-        return np.asarray(got)
-
     def describe(self) -> dict[str, Any]:
         """The budget and belief settings (for reports)."""
         return {"samples": self.samples, "steps": self.steps, "miss": self.miss,
                 "margin": self.margin}
+
+
+def rollout_places(eng: Engine, hard: HardAgent, games: State,
+                   seat: np.ndarray | None = None, own: Any = None) -> np.ndarray:
+    """The place of seat ``seat[b]`` (default 0) in the current deal of every game ``b``, Hard
+    playing every seat from here, or ``own`` (a policy of the engine's rules or of the standard
+    observation) playing ``seat[b]`` (``games`` is played on in place)."""
+    width = None if own is None else policy_obs_size(own, eng.rules)
+    n = games.batch_size
+    who = np.zeros(n, np.int64) if seat is None else np.asarray(seat, np.int64)
+    place = np.full(n, -1.0)
+    idx = np.arange(n)
+    st = games
+    mask = np.empty((n, eng.num_actions), np.bool_)
+    obs = np.empty((n, eng.obs_size), np.float32)
+    while True:
+        done = _settled(st, idx, who[idx], place)
+        if done.all():
+            return place
+        if done.mean() > 0.25:  # play on with the games still going only
+            keep = np.flatnonzero(~done)
+            st, idx, done = st.take(keep), idx[keep], done[keep]
+            mask, obs = mask[: len(keep)], obs[: len(keep)]
+        eng.next_views(st, mask, obs)
+        act = hard.act_batch(obs, mask)
+        if own is not None:
+            mine = np.flatnonzero(~done & (st.current == who[idx]))
+            if len(mine):
+                view = obs[mine] if width is None else obs[mine, :width]
+                act[mine] = own.act_batch(view, mask[mine])
+        eng.step_inplace(st, act, check=False, where=~done)
+
+
+def _settled(st: State, idx: np.ndarray, seat: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """Games where ``seat``'s place is known (written into ``place[idx]``)."""
+    over = st.deal_over | (st.phase == PHASE_DONE)
+    rows = np.arange(st.batch_size)
+    gone = st.place[rows, seat] >= 0
+    known = np.where(over, st.title[rows, seat], np.where(gone, st.place[rows, seat], -1))
+    got = known >= 0
+    place[idx[got]] = known[got]
+    return np.asarray(got)

@@ -20,6 +20,7 @@ import pytest
 
 from agents import ExpertAgent, HardAgent, load_agent
 from agents.belief import record_belief, record_misses
+from agents.expert import rollout_places
 from president_env import positions as P
 from president_env.core.engine import Engine
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
@@ -143,7 +144,10 @@ def test_expert_keeps_the_lead_to_go_out_first() -> None:
     assert engine.layout.name(a) == "single 2"
     games = state.take(np.zeros(16, np.int64))
     engine.step_inplace(games, np.full(16, a))
-    assert (expert._rollout(games) == 0).all()
+    assert (rollout_places(engine, expert._hard, games.take(np.arange(16))) == 0).all()
+    # the same games seen from the other seats: seat 1 or 2 goes out second, the other last
+    later = rollout_places(engine, expert._hard, games, np.arange(16) % 2 + 1)
+    assert set(later.tolist()) <= {1.0, 2.0} and len(set(later.tolist())) == 2
 
 
 def test_bad_settings() -> None:

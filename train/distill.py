@@ -44,12 +44,10 @@ from agents.policy import PolicyNet, save_policy
 from president_env.cli import (
     arg,
     fraction,
-    input_file,
     non_negative,
     output_dir,
     parse,
     positive,
-    rule_options,
     user_errors,
 )
 from president_env.core.constants import PHASE_DONE
@@ -57,7 +55,7 @@ from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.rewards import deal_rewards, reward_table
 from president_env.table import Table
-from train.common.args import init_policy
+from train.common.args import HistoryFitArgs, init_policy
 
 DATA = "decisions.npz"
 SAVE_EVERY = 2000
@@ -65,11 +63,7 @@ SAVE_EVERY = 2000
 
 
 @dataclass
-class Args:
-    preset: str = "standard"
-    """Rules preset (the observation is always ``history``)."""
-    num_players: int = arg(4, positive)
-    """Players at the table."""
+class Args(HistoryFitArgs):
     teacher: str = "expert"
     """The agent imitated (a built-in name or a checkpoint)."""
     opponents: str = "hard"
@@ -80,49 +74,15 @@ class Args:
     """Games played at once during the collection."""
     max_seconds: float = arg(0.0, non_negative)
     """End the collection after this many seconds (0 = no limit)."""
-    epochs: int = arg(8, positive)
-    """Passes over the training decisions."""
     lr: float = arg(3e-4, positive)
     """Adam learning rate of the fit."""
-    batch: int = arg(256, positive)
-    """Decisions per gradient step."""
-    vf_coef: float = arg(0.5, non_negative)
-    """Weight of the value loss."""
     holdout: float = arg(0.1, fraction)
     """Share of the decisions (the last collected) held out to measure the agreement."""
-    hidden: int = arg(256, positive)
-    """Width of the two hidden layers."""
-    init: str = arg("", input_file)
-    """Start the fit from this checkpoint (see the module docstring)."""
-    also: tuple[str, ...] = ()
-    """More decisions.npz files of the same rules, teacher and opponents (collections run side
-    by side with other seeds), added to the fit after this run's own decisions."""
-    seed: int = arg(0, non_negative)
-    """Seed of the deals, the agents and the fit."""
     out: str = arg("runs/distill", output_dir)
     """Run folder: decisions.npz, policy.pt, metrics.csv."""
-    fit_only: bool = False
-    """Skip the collection: fit on this folder's decisions (if any) and the ``--also`` files."""
-    progress: bool = True
-    """Show progress bars."""
-    extra: dict[str, Any] = rule_options()
-    """Rule options overriding the preset."""
 
-    def rules(self) -> Rules:
-        """The preset with ``num_players`` and the ``--rule`` options, history observation."""
-        extra = {**self.extra, "observation": "history"}
-        return Rules.preset(self.preset, num_players=self.num_players, **extra)
-
-    def check(self) -> None:
-        """The teacher, the opponents and ``init`` must load for the rules (ValueError)."""
-        rules = self.rules()
-        load_agent(self.teacher, rules)
-        load_agent(self.opponents, rules)
-        if self.init:
-            init_policy(self.init, rules, Engine(rules).obs_size, self.hidden)
-        for path in self.also:
-            if not Path(path).is_file():
-                raise ValueError(f"--also {path}: no such file")
+    def agents(self) -> tuple[str, ...]:
+        return (self.teacher, self.opponents)
 
 
 class Recorder:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
 
-from agents import make_agent
+from agents import load_agent, make_agent
 from agents.policy import PolicyNet, load_policy, widen_input
 from president_env.cli import (
     arg,
@@ -26,6 +27,7 @@ from president_env.cli import (
     positive,
     rule_options,
 )
+from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 
 
@@ -170,6 +172,63 @@ def new_policy(
     if args.compile:
         compile_policy(net, obs_size, num_actions, device)
     return net, opt
+
+
+@dataclass
+class HistoryFitArgs:
+    """Arguments common to the trainers that collect decisions at a table of
+    ``observation="history"`` and fit a network on them (``train.distill``,
+    ``train.lookahead``); each adds its own and the agents it loads (:meth:`agents`)."""
+
+    preset: str = "standard"
+    """Rules preset (the observation is always ``history``)."""
+    num_players: int = arg(4, positive)
+    """Players at the table."""
+    hidden: int = arg(256, positive)
+    """Width of the two hidden layers."""
+    epochs: int = arg(8, positive)
+    """Passes over the training decisions."""
+    batch: int = arg(256, positive)
+    """Decisions per gradient step."""
+    vf_coef: float = arg(0.5, non_negative)
+    """Weight of the value loss."""
+    init: str = arg("", input_file)
+    """Start the fit from this checkpoint (one of the standard observation is widened with zero
+    weights on the history inputs, so it starts playing exactly as that checkpoint)."""
+    also: tuple[str, ...] = ()
+    """More collection files of the same rules (collections run side by side with other
+    seeds), added to the fit after this run's own, comma-separated."""
+    seed: int = arg(0, non_negative)
+    """Seed of the deals, the agents and the fit."""
+    out: str = arg("runs/fit", output_dir)
+    """Run folder."""
+    fit_only: bool = False
+    """Skip the collection: fit on this folder's collection (if any) and the ``--also`` files."""
+    progress: bool = True
+    """Show progress bars."""
+    extra: dict[str, Any] = rule_options()
+    """Rule options overriding the preset."""
+
+    def agents(self) -> tuple[str, ...]:
+        """The agent specs the run loads (checked by :meth:`check`)."""
+        return ()
+
+    def rules(self) -> Rules:
+        """The preset with ``num_players`` and the ``--rule`` options, history observation."""
+        extra = {**self.extra, "observation": "history"}
+        return Rules.preset(self.preset, num_players=self.num_players, **extra)
+
+    def check(self) -> None:
+        """The agents and ``init`` must load for the rules, the ``--also`` files must exist
+        (ValueError)."""
+        rules = self.rules()
+        for spec in self.agents():
+            load_agent(spec, rules)
+        if self.init:
+            init_policy(self.init, rules, Engine(rules).obs_size, self.hidden)
+        for path in self.also:
+            if not Path(path).is_file():
+                raise ValueError(f"--also {path}: no such file")
 
 
 def init_policy(path: str, rules: Rules, obs_size: int, hidden: int) -> PolicyNet:

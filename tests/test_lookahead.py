@@ -1,0 +1,186 @@
+"""Lookahead distillation (``train.lookahead``).
+
+Checked: the labels equal a plain one-game-at-a-time replay of every legal action with Hard in
+every seat, on positions of real games of two presets, and a hand-built position's labels; the
+collection keeps legal decisions of the labelled seats only, with the behaviour's own action
+(Hard's, or a checkpoint's read from its observation prefix), resumes and refuses another
+behaviour's file; the fit lowers its loss, its regret is measured against the labels, and it
+writes a policy that a history table plays.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from agents import HardAgent, load_agent
+from agents.policy import PolicyAgent
+from president_env.core.constants import PHASE_DONE
+from president_env.core.engine import Engine, State
+from president_env.core.rules import Rules
+from president_env.table import check_rules
+from train import lookahead
+
+SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
+LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
+
+
+def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
+                     own: Any = None) -> int:
+    """The place of the seat to act in game ``row`` after ``action``, then Hard everywhere
+    (or ``own`` in that seat): one game, one step at a time."""
+    g = st.take(np.array([row]))
+    seat = int(g.current[0])
+    g = eng.step(g, np.array([action]))
+    while True:
+        if bool(g.deal_over[0]) or int(g.phase[0]) == PHASE_DONE:
+            return int(g.title[0, seat])
+        if int(g.place[0, seat]) >= 0:
+            return int(g.place[0, seat])
+        who = hard if own is None or int(g.current[0]) != seat else own
+        a = who.act_batch(eng.observe(g), eng.legal_action_mask(g))
+        g = eng.step(g, a)
+
+
+@pytest.mark.parametrize(("preset", "own"), [("standard", None), ("daifugo", None),
+                                             ("standard", "easy")])
+def test_labels_equal_a_plain_replay_of_every_action(preset: str, own: str | None) -> None:
+    """With ``own``, that agent plays on for the seat labelled (a step of policy iteration)."""
+    rules = Rules.preset(preset, observation="history")
+    eng, hard = Engine(rules), HardAgent(rules)
+    agent = None if own is None else load_agent(own, rules)
+    st = eng.init(np.arange(12, dtype=np.uint64))
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(60):  # positions along Hard games, some rows at each step
+        obs, mask = eng.observe(st), eng.legal_action_mask(st)
+        live = np.flatnonzero((mask.sum(1) > 1) & (st.phase != PHASE_DONE))
+        rows = rng.choice(live, min(3, len(live)), replace=False) if len(live) else live
+        if len(rows):
+            got = lookahead.label_places(eng, hard, st, rows, mask[rows], agent)
+            for i, r in enumerate(rows):
+                for a in range(eng.num_actions):
+                    want = _reference_place(eng, hard, st, int(r), a, agent) if mask[r, a] else -1
+                    assert got[i, a] == want, (preset, int(r), a)
+            checked += len(rows)
+        live_all = st.phase != PHASE_DONE
+        if not live_all.any():
+            break
+        eng.step_inplace(st, hard.act_batch(obs, mask), where=live_all)
+    assert checked >= 60
+
+
+def test_a_hand_built_position_has_the_labels_of_its_only_good_play() -> None:
+    """Seat 0 holds 3c 2s and leads, the others one card each: the 2 then the 3 goes out first;
+    the 3 first lets the next seat go out."""
+    rules = Rules.preset("standard", num_players=3, observation="history")
+    eng, hard = Engine(rules), HardAgent(rules)
+    st = eng.init_from_hands(["3c 2s", "Ah", "4c"])
+    st.current[:] = 0
+    mask = eng.legal_action_mask(st)
+    got = lookahead.label_places(eng, hard, st, np.array([0]), mask)[0]
+    names = {eng.layout.name(int(a)): int(got[a]) for a in np.flatnonzero(mask[0])}
+    assert names["single 2"] == 0 and names["single 3"] >= 1
+    assert (got[~mask[0]] == -1).all()
+
+
+def _collect(out: Path, decisions: int, *extra: str) -> dict[str, float]:
+    return lookahead.main(["--decisions", str(decisions), "--games", "16", "--epochs", "2",
+                           "--batch", "64", "--seed", "1", "--no-progress", "--out", str(out),
+                           *extra])
+
+
+def test_collection_resume_and_fit(tmp_path: Path) -> None:
+    rules = Rules.preset("standard", observation="history")
+    last = _collect(tmp_path, 400)
+    with np.load(tmp_path / lookahead.DATA) as f:
+        d = {k: f[k] for k in lookahead.FIELDS}
+    n = len(d["act"])
+    assert n >= 400
+    assert ((d["place"] >= 0) == d["mask"]).all() and (d["mask"].sum(1) > 1).all()
+    assert d["mask"][np.arange(n), d["act"]].all()
+    assert d["place"].max() <= 3
+    hard = HardAgent(rules)  # the action kept is Hard's own on the stored observation
+    assert (hard.act_batch(d["obs"].astype(np.float32), d["mask"]) == d["act"]).all()
+    with open(tmp_path / "metrics.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["epoch"]) for r in rows] == [0, 1, 2]
+    assert float(rows[2]["loss"]) < float(rows[1]["loss"])
+    assert last["train_behaviour_regret"] == pytest.approx(float(rows[0]["train_behaviour_regret"]))
+    agent = load_agent(str(tmp_path / "policy.pt"), rules)
+    assert isinstance(agent, PolicyAgent) and agent.rules.observation == "history"
+    eng = Engine(rules)  # the greedy choice on the held-out rows has the regret reported
+    m = int(round(n * 0.95))
+    pick = agent.act_batch(d["obs"][m:].astype(np.float32), d["mask"][m:])
+    p = d["place"][m:].astype(np.int64)
+    best = np.where(d["mask"][m:], p, 99).min(1)
+    regret = (p[np.arange(len(pick)), pick] - best).mean()
+    assert last["heldout_regret"] == pytest.approx(regret, abs=1e-6)
+    state = eng.init(np.arange(4, dtype=np.uint64))
+    assert (agent.act_batch(eng.observe(state), eng.legal_action_mask(state)) >= 0).all()
+    _collect(tmp_path, n + 300)  # resumes: the first rows are kept
+    with np.load(tmp_path / lookahead.DATA) as f:
+        assert len(f["act"]) >= n + 300 and np.array_equal(f["obs"][:n], d["obs"])
+    with pytest.raises(SystemExit):  # another behaviour's file
+        _collect(tmp_path, 10, "--behaviour", str(SHIPPED))
+
+
+def test_a_checkpoint_behaviour_is_the_only_seat_labelled(tmp_path: Path) -> None:
+    _collect(tmp_path, 200, "--behaviour", str(SHIPPED), "--epochs", "1")
+    rules = Rules.preset("standard", observation="history")
+    shipped = load_agent(str(SHIPPED), rules)
+    with np.load(tmp_path / lookahead.DATA) as f:
+        obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
+    width = Engine(Rules.preset("standard")).obs_size
+    assert (shipped.act_batch(obs[:, :width], mask) == act).all()
+
+
+def test_two_workers_collect_their_own_deals(tmp_path: Path) -> None:
+    _collect(tmp_path, 300, "--workers", "2", "--epochs", "1")
+    with np.load(tmp_path / "labels_0.npz") as a, np.load(tmp_path / "labels_1.npz") as b:
+        assert len(a["act"]) >= 150 and len(b["act"]) >= 150
+        assert not np.array_equal(a["obs"][:50], b["obs"][:50])
+        both = len(a["act"]) + len(b["act"])
+    meta = torch.load(tmp_path / "policy.pt", weights_only=True)["meta"]
+    assert meta["decisions"] == both
+
+
+def test_a_dagger_round_labels_the_first_policy_s_own_decisions(tmp_path: Path) -> None:
+    _collect(tmp_path, 200, "--rounds", "2", "--dagger", "150", "--epochs", "1")
+    rules = Rules.preset("standard", observation="history")
+    first = load_agent(str(tmp_path / "round_1" / "behaviour.pt"), rules)
+    with np.load(tmp_path / "round_1" / lookahead.DATA) as f:
+        assert str(f["behaviour"]) == str(tmp_path / "round_1" / "behaviour.pt")
+        obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
+    assert len(act) >= 150 and (first.act_batch(obs, mask) == act).all()
+    with np.load(tmp_path / lookahead.DATA) as f:
+        n0 = len(f["act"])
+    meta = torch.load(tmp_path / "policy.pt", weights_only=True)["meta"]
+    assert meta["decisions"] == n0 + len(act)
+
+
+def test_targets_centre_the_legal_values() -> None:
+    place = torch.tensor([[0, 2, -1, 1], [3, -1, -1, 3]], dtype=torch.int8)
+    mask = place >= 0
+    t, best = lookahead.targets(place, mask)
+    torch.testing.assert_close(t, torch.tensor([[1.0, -1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]))
+    torch.testing.assert_close(best, torch.tensor([0.0, -3.0]))
+
+
+def test_the_shipped_lookahead_policy_beats_hard_at_a_history_table() -> None:
+    """``agents/pretrained/standard_4p_lookahead.pt`` reads the history observation, refuses the
+    standard one, and is ahead of three Hard on deals of another seed than the README's."""
+    from train.eval.tournament import evaluate_policy
+
+    rules = Rules.preset("standard", observation="history")
+    agent = PolicyAgent.load(LOOKAHEAD, rules)
+    assert isinstance(agent, PolicyAgent) and agent.net.obs_size == Engine(rules).obs_size
+    with pytest.raises(ValueError, match="without the history blocks it reads"):
+        check_rules(PolicyAgent.load(LOOKAHEAD), Rules.preset("standard"))
+    row = evaluate_policy(agent, rules, 300, seed=777, baselines=("hard",), progress=False)[0]
+    assert row["mean_place_hi"] < 2.4, row

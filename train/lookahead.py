@@ -1,0 +1,377 @@
+"""Lookahead distillation: a network regresses the value of every legal action as a one-step
+lookahead that sees all the hands would measure it, and plays from its own observation.
+
+    python -m train.lookahead --decisions 2400000 --workers 2 --rounds 3 --dagger 800000 \
+        --out runs/lookahead
+
+1. **collect** (``labels.npz``, ``labels_<i>.npz`` with ``workers``): games at once of
+   ``observation="history"``. Hard plays every seat, or ``behaviour`` (a checkpoint) plays one
+   seat per game (rotating with each new game) and Hard the others. At every decision with more
+   than one legal action of a labelled seat (every seat when Hard plays them all, else the
+   behaviour's seat), each legal action is played in a copy of the *true* engine state and the
+   deal is played on, Hard in every seat (or ``rollout``, a checkpoint, in the labelled one;
+   :func:`agents.expert.rollout_places`; the players are deterministic, so one rollout is
+   exact): the acting seat's place (0 = first) after each action is that action's label. Kept:
+   the history observation, the mask, the action taken and the places. A file of the same
+   rules, behaviour and rollout is extended up to its share of ``decisions`` (a stopped run
+   resumes).
+2. **fit**: the policy head regresses the places negated and centred on their mean over the
+   legal actions (squared error on the legal actions), the value head the negated place of the
+   best action. The greedy policy plays the action of the best predicted place. Writes
+   ``policy.pt`` (a checkpoint for ``PolicyAgent``, ``train.evaluate`` and ``--init``) and
+   ``metrics.csv`` (per epoch: the losses, and on the training and held-out decisions the
+   *regret*: the mean place the greedy choice loses against the best label, next to the regret
+   of the action the behaviour took).
+3. **rounds** (DAgger): each further round copies the last policy to ``round_<k>/behaviour.pt``,
+   collects ``dagger`` decisions with it in the labelled seat (its own positions: the ones it
+   will meet) and fits again on every collection so far.
+
+Why it plays well: a network that sees only its observation ``o`` and regresses these labels
+learns their mean over the hands consistent with ``o``, weighted by how often those hands occur
+against these opponents: the determinized Monte-Carlo value of :class:`agents.ExpertAgent`,
+with the true belief instead of a sampled one, learnt once instead of searched at every
+decision. The hidden hands reach the labels only, never the network's input (as in the oracle
+guiding of Suphx); the policy decides from its observation alone. With ``rollout`` set to a
+policy, the labels are that policy's own action values: one step of policy iteration from it.
+Results and commands: ``docs/agents_results.md``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import multiprocessing
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents import load_agent
+from agents.expert import rollout_places
+from agents.policy import PolicyNet, save_policy
+from agents.rule_based import HardAgent
+from president_env.cli import (
+    arg,
+    fraction,
+    non_negative,
+    output_dir,
+    parse,
+    positive,
+    user_errors,
+)
+from president_env.core.constants import PHASE_DONE
+from president_env.core.engine import Engine, State
+from president_env.core.rules import Rules
+from president_env.table import policy_obs_size
+from train.common.args import HistoryFitArgs, init_policy
+
+DATA = "labels.npz"
+SAVE_EVERY = 50_000
+"""New labelled decisions between saves of the collection."""
+FIELDS = ("obs", "mask", "act", "place")
+
+
+@dataclass
+class Args(HistoryFitArgs):
+    behaviour: str = "hard"
+    """Who plays the labelled seat: ``hard`` (every seat, all labelled) or a checkpoint (one
+    seat per game, the only one labelled; Hard plays the others)."""
+    rollout: str = "hard"
+    """Who plays the labelled seat in the rollouts after the action labelled (the other seats
+    are Hard): ``hard``, or a checkpoint (its labels are its own values: a step of policy
+    iteration from it)."""
+    decisions: int = arg(100_000, positive)
+    """Labelled decisions (more than one legal action) to collect in all."""
+    games: int = arg(256, positive)
+    """Games played at once during the collection."""
+    max_seconds: float = arg(0.0, non_negative)
+    """End the collection after this many seconds (0 = no limit)."""
+    rounds: int = arg(1, positive)
+    """Rounds in all: after the first fit, each more round (DAgger) collects ``dagger``
+    decisions with the last policy playing the labelled seat (in ``round_<k>/``) and fits again
+    on every collection so far."""
+    dagger: int = arg(600_000, positive)
+    """Labelled decisions per DAgger round."""
+    workers: int = arg(1, positive)
+    """Collections run side by side, one process each (their own deals; ``labels_<i>.npz``
+    when more than one), all fitted together."""
+    lr: float = arg(1e-3, positive)
+    """Adam learning rate of the fit (annealed linearly to a tenth)."""
+    epochs: int = arg(6, positive)
+    batch: int = arg(512, positive)
+    holdout: float = arg(0.05, fraction)
+    """Share of the decisions (the last collected) held out to measure the regret."""
+    out: str = arg("runs/lookahead", output_dir)
+    """Run folder: labels.npz, policy.pt, metrics.csv."""
+
+    def agents(self) -> tuple[str, ...]:
+        return (self.behaviour, self.rollout)
+
+
+class Labels:
+    """The labelled decisions: ``obs`` (float16, exact for the observation's values),
+    ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
+
+    def __init__(self, rules: Rules, behaviour: str, path: Path, rollout: str = "hard") -> None:
+        self.path = path
+        self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout}
+        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
+        if path.is_file():
+            self.extend(path)
+
+    def extend(self, path: Path, same_behaviour: bool = True) -> None:
+        """Add the labels of the file ``path`` (ValueError for other rules or behaviour)."""
+        if not path.is_file():
+            raise ValueError(f"no labels file at {path}")
+        with np.load(path) as f:
+            for key, want in self.meta.items():
+                have = str(f[key]) if key in f else "hard"  # files before --rollout
+                if (key == "rules" or same_behaviour) and have != want:
+                    raise ValueError(f"{path} holds labels of another {key}; use another --out")
+            for k in FIELDS:
+                self.parts[k].append(f[k])
+
+    def __len__(self) -> int:
+        return sum(len(a) for a in self.parts["act"])
+
+    def add(self, **arrays: np.ndarray) -> None:
+        for k in FIELDS:
+            self.parts[k].append(arrays[k])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: np.concatenate(v) for k, v in self.parts.items()}
+
+    def take_arrays(self) -> dict[str, np.ndarray]:
+        """:meth:`arrays`, emptying this object part by part (peak memory: the result and one
+        part, not twice the labels)."""
+        out = {}
+        for k, parts in self.parts.items():
+            whole = np.empty((sum(len(a) for a in parts), *parts[0].shape[1:]), parts[0].dtype)
+            at = 0
+            while parts:
+                part = parts.pop(0)
+                whole[at : at + len(part)] = part
+                at += len(part)
+            out[k] = whole
+        return out
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp.npz")
+        fields: dict[str, Any] = {**self.arrays(), **{k: np.array(v) for k, v in self.meta.items()}}
+        np.savez(tmp, allow_pickle=False, **fields)
+        tmp.replace(self.path)
+
+
+def label_places(eng: Engine, hard: HardAgent, st: State, rows: np.ndarray,
+                 mask: np.ndarray, own: Any = None) -> np.ndarray:
+    """``[len(rows), A]`` int8: the place of the seat to act in game ``rows[i]`` after each
+    legal action of ``mask[i]``, Hard playing every seat after it, or ``own`` that seat
+    (-1 where illegal)."""
+    row_of, act_of = np.nonzero(mask)
+    games = st.take(rows[row_of])
+    seat = games.current.astype(np.int64)
+    eng.step_inplace(games, act_of, check=False)
+    out = np.full(mask.shape, -1, np.int8)
+    out[row_of, act_of] = rollout_places(eng, hard, games, seat, own)
+    return out
+
+
+def part_paths(args: Args) -> list[Path]:
+    """The labels files of the run's collections."""
+    out = Path(args.out)
+    if args.workers == 1:
+        return [out / DATA]
+    return [out / f"labels_{i}.npz" for i in range(args.workers)]
+
+
+def collect_part(args: Args, part: int) -> int:
+    """Collection ``part`` of ``args.workers`` (its share of ``decisions``, its own deals), in
+    its own process when there are several: the number of labels in its file."""
+    if args.workers > 1:
+        torch.set_num_threads(1)  # one core per collection
+    rules = args.rules()
+    data = Labels(rules, args.behaviour, part_paths(args)[part], args.rollout)
+    share = -(-args.decisions // args.workers)
+    collect(args, rules, data, share, part)
+    return len(data)
+
+
+def collect(args: Args, rules: Rules, data: Labels, decisions: int, part: int = 0) -> None:
+    """Play and label until ``data`` holds ``decisions`` (see the module docstring); saves
+    ``data`` every ``SAVE_EVERY`` decisions and at the end."""
+    start = len(data)
+    if start >= decisions:
+        return
+    eng, hard = Engine(rules, threads=1), HardAgent(rules)
+    rng = np.random.default_rng([args.seed, part, start])  # a resumed run draws new deals
+    agent = None if args.behaviour == "hard" else load_agent(args.behaviour, rules, args.seed)
+    width = policy_obs_size(agent, rules) if agent is not None else None
+    own = None if args.rollout == "hard" else load_agent(args.rollout, rules, args.seed)
+    b, p = args.games, rules.num_players
+    seat = np.arange(b) % p
+    st = eng.init(rng.integers(0, 2**62, b))
+    mask = np.empty((b, eng.num_actions), np.bool_)
+    obs = np.empty((b, eng.obs_size), np.float32)
+    done = np.zeros(b, np.bool_)
+    t0, saved = time.perf_counter(), start
+    bar = tqdm(total=decisions, initial=start, desc=f"label {part}", position=part,
+               disable=not args.progress)
+    while len(data) < decisions:
+        if args.max_seconds and time.perf_counter() - t0 > args.max_seconds:
+            break
+        eng.next_views(st, mask, obs, done, rng.integers(0, 2**62, b))
+        seat = np.where(done, (seat + 1) % p, seat)
+        act = hard.act_batch(obs, mask)
+        mine = np.ones(b, np.bool_) if agent is None else st.current == seat
+        if agent is not None and mine.any():
+            view = obs[mine] if width is None else obs[mine, :width]
+            act[mine] = agent.act_batch(view, mask[mine])
+        rows = np.flatnonzero(mine & (mask.sum(axis=1) > 1))
+        if len(rows):
+            data.add(obs=obs[rows].astype(np.float16), mask=mask[rows].copy(),
+                     act=act[rows].astype(np.int8),
+                     place=label_places(eng, hard, st, rows, mask[rows], own))
+            bar.update(len(rows))
+        if len(data) - saved >= SAVE_EVERY:
+            data.save()
+            saved = len(data)
+        eng.step_inplace(st, act, check=False)
+        done = st.phase == PHASE_DONE
+    bar.close()
+    data.save()
+
+
+def targets(place: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy head's targets (negated places centred over the legal actions, 0 where
+    illegal) and the value head's (the negated best place)."""
+    q = -place.float()
+    mean = torch.where(mask, q, 0).sum(1, keepdim=True) / mask.sum(1, keepdim=True)
+    best = torch.where(mask, q, -1e9).max(1).values
+    return torch.where(mask, q - mean, 0), best
+
+
+def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
+    """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
+    torch.manual_seed(args.seed)
+    eng = Engine(rules)
+    net = (init_policy(args.init, rules, eng.obs_size, args.hidden) if args.init
+           else PolicyNet(eng.obs_size, eng.num_actions, args.hidden))
+    obs, mask = torch.from_numpy(d["obs"]), torch.from_numpy(d["mask"])
+    place, act = torch.from_numpy(d["place"]), torch.from_numpy(d["act"]).long()
+    n_train = int(round(len(act) * (1 - args.holdout)))
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    steps = args.epochs * -(-n_train // args.batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - 0.9 * min(i / steps, 1))
+    rows: list[dict[str, float]] = [{"epoch": 0, "loss": float("nan"), "value_loss": float("nan"),
+                                     **_regret(net, obs, mask, place, act, n_train)}]
+    for epoch in tqdm(range(1, args.epochs + 1), desc="fit", disable=not args.progress):
+        net.train()
+        tot = [0.0, 0.0]
+        perm = torch.randperm(n_train)
+        for i in range(0, n_train, args.batch):
+            j = perm[i : i + args.batch]
+            m = mask[j]
+            target, best = targets(place[j], m)
+            logits, v = net(obs[j].float(), m)
+            loss = (torch.where(m, logits - target, 0) ** 2).sum() / m.sum()
+            vloss = ((v - best) ** 2).mean()
+            opt.zero_grad()
+            (loss + args.vf_coef * vloss).backward()
+            opt.step()
+            sched.step()
+            tot[0] += loss.item() * len(j)
+            tot[1] += vloss.item() * len(j)
+        rows.append({"epoch": epoch, "loss": tot[0] / n_train, "value_loss": tot[1] / n_train,
+                     **_regret(net, obs, mask, place, act, n_train)})
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "metrics.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    save_policy(out / "policy.pt", net, rules, meta={
+        "trainer": "train.lookahead", "behaviour": args.behaviour, "decisions": len(act),
+        **{k: float(v) for k, v in rows[-1].items()}})
+    return {**rows[-1], "decisions": float(len(act))}
+
+
+def _regret(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, place: torch.Tensor,
+            act: torch.Tensor, n_train: int) -> dict[str, float]:
+    """Mean place lost against the best label by the greedy choice (``regret``) and by the
+    action the behaviour took (``behaviour_regret``), on the training and held-out rows."""
+    net.eval()
+    with torch.no_grad():
+        pick = torch.cat([net(obs[i : i + 8192].float(), mask[i : i + 8192])[0].argmax(-1)
+                          for i in range(0, len(act), 8192)])
+    p = place.to(torch.int16)
+    best = torch.where(mask, p, 99).min(1).values
+    lost = (p.gather(1, pick[:, None])[:, 0] - best).float()
+    took = (p.gather(1, act[:, None])[:, 0] - best).float()
+    out: dict[str, float] = {}
+    for name, sl in (("train", slice(0, n_train)), ("heldout", slice(n_train, None))):
+        some = len(act[sl]) > 0
+        out[f"{name}_regret"] = float(lost[sl].mean()) if some else float("nan")
+        out[f"{name}_behaviour_regret"] = float(took[sl].mean()) if some else float("nan")
+    return out
+
+
+def collect_all(args: Args) -> list[Path]:
+    """The collection of ``args`` (its workers side by side): the files it wrote."""
+    if args.workers == 1:
+        collect_part(args, 0)
+    else:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            pool.starmap(collect_part, [(args, i) for i in range(args.workers)])
+    return [p for p in part_paths(args) if p.is_file()]
+
+
+def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
+    """Fit on the labels of ``files`` (any behaviour, same rules) into ``args.out``."""
+    t0 = time.perf_counter()
+    with user_errors():
+        data = Labels(rules, args.behaviour, Path(args.out) / "none")
+        for path in files:
+            data.extend(path, same_behaviour=False)
+        if not len(data):
+            raise ValueError(f"no labels to fit in {args.out} nor in --also")
+    last = fit(args, rules, data.take_arrays(), Path(args.out))
+    print(f"{int(last['decisions'])} decisions, fit in {time.perf_counter() - t0:.0f} s: regret "
+          f"{last['train_regret']:.3f} training, {last['heldout_regret']:.3f} held out (the "
+          f"behaviour's {last['heldout_behaviour_regret']:.3f}); {args.out}/policy.pt",
+          file=sys.stderr)
+    return last
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    args = parse(Args, argv, prog="python -m train.lookahead")
+    with user_errors():
+        rules = args.rules()
+        out = Path(args.out)
+        for path in part_paths(args):  # a file of other rules or behaviour fails here
+            Labels(rules, args.behaviour, path, args.rollout)
+    if args.fit_only:
+        return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
+                         + [Path(a) for a in args.also])
+    files = collect_all(args) + [Path(a) for a in args.also]
+    last = fit_files(args, rules, files)
+    for k in range(1, args.rounds):  # DAgger: the last policy plays the labelled seat
+        sub = out / f"round_{k}"
+        sub.mkdir(parents=True, exist_ok=True)
+        behaviour = sub / "behaviour.pt"
+        if not behaviour.is_file():  # a resumed round keeps the policy it collected with
+            shutil.copyfile(out / "policy.pt", behaviour)
+        files += collect_all(dataclasses.replace(
+            args, out=str(sub), behaviour=str(behaviour), decisions=args.dagger,
+            seed=args.seed + k))
+        last = fit_files(args, rules, files)
+    return last
+
+
+if __name__ == "__main__":
+    main()
