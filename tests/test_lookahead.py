@@ -11,6 +11,9 @@ writes a policy that a history table plays.
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +151,55 @@ def test_two_workers_collect_their_own_deals(tmp_path: Path) -> None:
         both = len(a["act"]) + len(b["act"])
     meta = torch.load(tmp_path / "policy.pt", weights_only=True)["meta"]
     assert meta["decisions"] == both
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_sigterm_to_the_parent_ends_the_workers(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "train.lookahead", "--workers", "2", "--decisions", "100000000",
+         "--games", "8", "--no-progress", "--out", str(tmp_path)],
+        cwd=Path(__file__).resolve().parent.parent, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:  # 2 + the tracker
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert len(workers) >= 3, workers
+        time.sleep(1.0)
+        proc.terminate()
+        assert proc.wait(timeout=30) != 0
+        deadline = time.monotonic() + 30
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if proc.stderr is not None:
+            proc.stderr.close()
 
 
 def test_a_dagger_round_labels_the_first_policy_s_own_decisions(tmp_path: Path) -> None:

@@ -42,7 +42,9 @@ import csv
 import dataclasses
 import multiprocessing
 import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -325,10 +327,22 @@ def collect_all(args: Args) -> list[Path]:
     """The collection of ``args`` (its workers side by side): the files it wrote."""
     if args.workers == 1:
         collect_part(args, 0)
-    else:
+        return [p for p in part_paths(args) if p.is_file()]
+    # SIGTERM ends this process through SystemExit, so the pool's exit ends the workers too
+    # (killed without it, the parent would leave them collecting)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit_on_term) if main else None
+    try:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             pool.starmap(collect_part, [(args, i) for i in range(args.workers)])
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
     return [p for p in part_paths(args) if p.is_file()]
+
+
+def _exit_on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
