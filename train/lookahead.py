@@ -120,11 +120,12 @@ class Labels:
     """The labelled decisions: ``obs`` (float16, exact for the observation's values),
     ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
 
-    def __init__(self, rules: Rules, behaviour: str, path: Path, rollout: str = "hard") -> None:
-        self.path = path
+    def __init__(self, rules: Rules, behaviour: str, path: Path | None,
+                 rollout: str = "hard") -> None:
+        self.path = path  # None: labels merged from files (see extend), never saved
         self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout}
         self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
-        if path.is_file():
+        if path is not None and path.is_file():
             self.extend(path)
 
     def extend(self, path: Path, same_behaviour: bool = True) -> None:
@@ -164,6 +165,8 @@ class Labels:
         return out
 
     def save(self) -> None:
+        if self.path is None:
+            raise ValueError("these labels have no file to be saved to")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp.npz")
         fields: dict[str, Any] = {**self.arrays(), **{k: np.array(v) for k, v in self.meta.items()}}
@@ -349,7 +352,7 @@ def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
     """Fit on the labels of ``files`` (any behaviour, same rules) into ``args.out``."""
     t0 = time.perf_counter()
     with user_errors():
-        data = Labels(rules, args.behaviour, Path(args.out) / "none")
+        data = Labels(rules, args.behaviour, None)
         for path in files:
             data.extend(path, same_behaviour=False)
         if not len(data):
