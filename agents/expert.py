@@ -156,11 +156,42 @@ class ExpertAgent(BaseAgent):
                 "margin": self.margin}
 
 
-def rollout_places(eng: Engine, hard: HardAgent, games: State,
+class SeatMix:
+    """Who plays each seat of each game of a batch: ``agents[assign[b, s]]`` plays seat ``s``
+    of game ``b`` (each agent a policy of ``rules``, or of its standard observation, which reads
+    its prefix of the observation: :func:`president_env.table.policy_obs_size`)."""
+
+    def __init__(self, agents: list[Any], assign: np.ndarray, rules: Rules) -> None:
+        if assign.ndim != 2 or assign.shape[1] != rules.num_players:
+            raise ValueError(f"assign must be [games, {rules.num_players}], got {assign.shape}")
+        if assign.size and not 0 <= assign.min() <= assign.max() < len(agents):
+            raise ValueError(f"assign must index the {len(agents)} agents")
+        self.agents, self.assign, self.rules = agents, assign, rules
+        self.widths = [policy_obs_size(a, rules) for a in agents]
+
+    def take(self, rows: np.ndarray) -> SeatMix:
+        """The seats of games ``rows`` (in that order)."""
+        return SeatMix(self.agents, self.assign[rows], self.rules)
+
+    def act(self, rows: np.ndarray, current: np.ndarray, obs: np.ndarray,
+            mask: np.ndarray) -> np.ndarray:
+        """The action of the agent of seat ``current[i]`` of game ``rows[i]``, for view ``i``."""
+        who = self.assign[rows, current]
+        act = np.full(len(rows), -1, np.int64)
+        for i in np.unique(who):
+            sel = np.flatnonzero(who == i)
+            w = self.widths[i]
+            act[sel] = self.agents[i].act_batch(obs[sel] if w is None else obs[sel, :w],
+                                                mask[sel])
+        return act
+
+
+def rollout_places(eng: Engine, hard: HardAgent | SeatMix, games: State,
                    seat: np.ndarray | None = None, own: Any = None) -> np.ndarray:
     """The place of seat ``seat[b]`` (default 0) in the current deal of every game ``b``, Hard
-    playing every seat from here, or ``own`` (a policy of the engine's rules or of the standard
-    observation) playing ``seat[b]`` (``games`` is played on in place)."""
+    playing every seat from here (or, for a :class:`SeatMix` of the games, the agent of each
+    seat), or ``own`` (a policy of the engine's rules or of the standard observation) playing
+    ``seat[b]`` (``games`` is played on in place)."""
     width = None if own is None else policy_obs_size(own, eng.rules)
     n = games.batch_size
     who = np.zeros(n, np.int64) if seat is None else np.asarray(seat, np.int64)
@@ -178,7 +209,10 @@ def rollout_places(eng: Engine, hard: HardAgent, games: State,
             st, idx, done = st.take(keep), idx[keep], done[keep]
             mask, obs = mask[: len(keep)], obs[: len(keep)]
         eng.next_views(st, mask, obs)
-        act = hard.act_batch(obs, mask)
+        if isinstance(hard, SeatMix):
+            act = hard.act(idx, st.current.astype(np.int64), obs, mask)
+        else:
+            act = hard.act_batch(obs, mask)
         if own is not None:
             mine = np.flatnonzero(~done & (st.current == who[idx]))
             if len(mine):

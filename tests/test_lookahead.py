@@ -204,18 +204,53 @@ def test_sigterm_to_the_parent_ends_the_workers(tmp_path: Path) -> None:
             proc.stderr.close()
 
 
-def test_a_dagger_round_labels_the_first_policy_s_own_decisions(tmp_path: Path) -> None:
-    _collect(tmp_path, 200, "--rounds", "2", "--dagger", "150", "--epochs", "1")
+def _fitted_from(folder: Path, files: list[Path], rules: Rules) -> None:
+    """The fit in ``folder`` started from ``folder/behaviour.pt``: its epoch-0 regret is that
+    network's on the labels of ``files``."""
+    agent = PolicyAgent.load(folder / "behaviour.pt", rules)
+    assert isinstance(agent, PolicyAgent)
+    net = agent.net
+    data = lookahead.Labels(rules, "any", None)
+    for path in files:
+        data.extend(path, same_behaviour=False)
+    d = {k: torch.from_numpy(v) for k, v in data.take_arrays().items()}
+    n_train = int(round(len(d["act"]) * 0.95))
+    want = lookahead._regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train)
+    with open(folder / "metrics.csv") as f:
+        row = next(csv.DictReader(f))
+    assert float(row["train_regret"]) == pytest.approx(want["train_regret"], abs=1e-6)
+
+
+def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) -> None:
+    """``--rounds 2 --pi-rounds 1``: the DAgger round labels the first policy's own decisions
+    and refits it on every label; the policy-iteration round labels the DAgger policy's own
+    decisions with it playing on, and refits it on those labels only; rounds.csv rates each."""
+    last = _collect(tmp_path, 200, "--rounds", "2", "--dagger", "150", "--pi-rounds", "1",
+                    "--pi-decisions", "150", "--epochs", "1", "--eval-deals", "10")
     rules = Rules.preset("standard", observation="history")
-    first = load_agent(str(tmp_path / "round_1" / "behaviour.pt"), rules)
-    with np.load(tmp_path / "round_1" / lookahead.DATA) as f:
-        assert str(f["behaviour"]) == str(tmp_path / "round_1" / "behaviour.pt")
+    dag, pi = tmp_path / "round_1", tmp_path / "pi_1"
+    first = load_agent(str(dag / "behaviour.pt"), rules)
+    with np.load(dag / lookahead.DATA) as f:
+        assert str(f["behaviour"]) == str(dag / "behaviour.pt") and str(f["rollout"]) == "hard"
         obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
     assert len(act) >= 150 and (first.act_batch(obs, mask) == act).all()
-    with np.load(tmp_path / lookahead.DATA) as f:
-        n0 = len(f["act"])
-    meta = torch.load(tmp_path / "policy.pt", weights_only=True)["meta"]
-    assert meta["decisions"] == n0 + len(act)
+    assert (dag / "policy.pt").read_bytes() == (pi / "behaviour.pt").read_bytes()
+    _fitted_from(dag, [tmp_path / lookahead.DATA, dag / lookahead.DATA], rules)
+    second = load_agent(str(pi / "behaviour.pt"), rules)
+    with np.load(pi / lookahead.DATA) as f:
+        assert str(f["behaviour"]) == str(f["rollout"]) == str(pi / "behaviour.pt")
+        obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
+    assert len(act) >= 150 and (second.act_batch(obs, mask) == act).all()
+    _fitted_from(pi, [pi / lookahead.DATA], rules)
+    assert last["decisions"] == len(act)  # the policy-iteration fit: its own labels only
+    assert (tmp_path / "policy.pt").read_bytes() == (pi / "policy.pt").read_bytes()
+    with open(tmp_path / "rounds.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["stage"] for r in rows] == ["R0", "D1", "PI1"]
+    assert int(rows[2]["decisions"]) == len(act)
+    assert all(float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
+               and 1 <= float(r["vs_hard"]) <= 4 for r in rows)
+    assert (tmp_path / "rounds.png").stat().st_size > 10_000
 
 
 def test_targets_centre_the_legal_values() -> None:

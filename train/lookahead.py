@@ -1,8 +1,8 @@
 """Lookahead distillation: a network regresses the value of every legal action as a one-step
 lookahead that sees all the hands would measure it, and plays from its own observation.
 
-    python -m train.lookahead --decisions 2400000 --workers 2 --rounds 3 --dagger 800000 \
-        --out runs/lookahead
+    python -m train.lookahead --decisions 2400000 --workers 2 --epochs 4 --rounds 3 \
+        --dagger 700000 --pi-rounds 2 --pi-decisions 800000 --eval-deals 1000 --out runs/lookahead
 
 1. **collect** (``labels.npz``, ``labels_<i>.npz`` with ``workers``): games at once of
    ``observation="history"``. Hard plays every seat, or ``behaviour`` (a checkpoint) plays one
@@ -24,7 +24,17 @@ lookahead that sees all the hands would measure it, and plays from its own obser
    of the action the behaviour took).
 3. **rounds** (DAgger): each further round copies the last policy to ``round_<k>/behaviour.pt``,
    collects ``dagger`` decisions with it in the labelled seat (its own positions: the ones it
-   will meet) and fits again on every collection so far.
+   will meet) and fits again on every collection so far, from the last policy.
+4. **policy-iteration rounds** (``pi_rounds``): each copies the last policy to
+   ``pi_<k>/behaviour.pt``, collects ``pi_decisions`` with it in the labelled seat *and*
+   playing on for that seat in the rollouts (its own action values), and fits from the last
+   policy on those labels only.
+
+Every fit after the first starts from the last policy (``round_lr``, ``round_epochs``) and
+writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.csv`` and
+``rounds.png`` give each stage's labels, seconds, held-out regret and, with ``eval_deals``, its
+mean place against three Hard (duplicate deals, seed 12345 as ``train.evaluate``): the whole
+recipe of ``agents/pretrained/standard_4p_lookahead.pt`` is one command (the README).
 
 Why it plays well: a network that sees only its observation ``o`` and regresses these labels
 learns their mean over the hands consistent with ``o``, weighted by how often those hands occur
@@ -72,6 +82,7 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs, init_policy
+from train.common.stages import Stages
 
 DATA = "labels.npz"
 SAVE_EVERY = 50_000
@@ -100,6 +111,18 @@ class Args(HistoryFitArgs):
     on every collection so far."""
     dagger: int = arg(600_000, positive)
     """Labelled decisions per DAgger round."""
+    pi_rounds: int = arg(0, non_negative)
+    """Policy-iteration rounds after the DAgger rounds: the last policy plays the labelled seat
+    and plays on for it in the rollouts (in ``pi_<k>/``); each fits on its own labels only."""
+    pi_decisions: int = arg(800_000, positive)
+    """Labelled decisions per policy-iteration round."""
+    round_lr: float = arg(5e-4, positive)
+    """Learning rate of the fits after the first (each starts from the last policy)."""
+    round_epochs: int = arg(4, positive)
+    """Epochs of the fits after the first."""
+    eval_deals: int = arg(0, non_negative)
+    """After each fit, its policy against three Hard over this many duplicate deals (0 = not
+    measured), in ``rounds.csv`` and ``rounds.png``."""
     workers: int = arg(1, positive)
     """Collections run side by side, one process each (their own deals; ``labels_<i>.npz``
     when more than one), all fitted together."""
@@ -365,6 +388,17 @@ def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
     return last
 
 
+def next_round(args: Args, sub: Path, **changes: Any) -> Args:
+    """The arguments of a round in ``sub``: the last policy (kept as ``behaviour.pt``, so a
+    resumed round keeps the policy it collected with) plays the labelled seat."""
+    out = Path(args.out)
+    sub.mkdir(parents=True, exist_ok=True)
+    behaviour = sub / "behaviour.pt"
+    if not behaviour.is_file():
+        shutil.copyfile(out / "policy.pt", behaviour)
+    return dataclasses.replace(args, out=str(sub), behaviour=str(behaviour), **changes)
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parse(Args, argv, prog="python -m train.lookahead")
     with user_errors():
@@ -375,18 +409,25 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.fit_only:
         return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
                          + [Path(a) for a in args.also])
+    stages = Stages(out, rules, args.eval_deals, args.progress)
     files = collect_all(args) + [Path(a) for a in args.also]
+    took = stages.collected()
     last = fit_files(args, rules, files)
-    for k in range(1, args.rounds):  # DAgger: the last policy plays the labelled seat
-        sub = out / f"round_{k}"
-        sub.mkdir(parents=True, exist_ok=True)
-        behaviour = sub / "behaviour.pt"
-        if not behaviour.is_file():  # a resumed round keeps the policy it collected with
-            shutil.copyfile(out / "policy.pt", behaviour)
-        files += collect_all(dataclasses.replace(
-            args, out=str(sub), behaviour=str(behaviour), decisions=args.dagger,
-            seed=args.seed + k))
-        last = fit_files(args, rules, files)
+    stages.add("R0", out, took, last)
+    plan = [("D", k, args.dagger) for k in range(1, args.rounds)]
+    plan += [("PI", k, args.pi_decisions) for k in range(1, args.pi_rounds + 1)]
+    for kind, k, decisions in plan:
+        sub = out / (f"round_{k}" if kind == "D" else f"pi_{k}")
+        step = next_round(args, sub, decisions=decisions, seed=args.seed + len(stages.rows))
+        if kind == "PI":
+            step = dataclasses.replace(step, rollout=step.behaviour)
+        new = collect_all(step)
+        files = files + new if kind == "D" else new
+        took = stages.collected()
+        last = fit_files(dataclasses.replace(step, init=step.behaviour, lr=args.round_lr,
+                                             epochs=args.round_epochs), rules, files)
+        shutil.copyfile(sub / "policy.pt", out / "policy.pt")
+        stages.add(f"{kind}{k}", sub, took, last)
     return last
 
 

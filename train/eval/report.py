@@ -5,8 +5,9 @@
 * :func:`save_result`: ``stats.csv``, ``head_to_head.csv``, ``result.json``, ``places.npz``,
   ``table.md`` and ``mean_place.png`` of a tournament;
 * :func:`policy_table`: the rows of :func:`train.eval.tournament.evaluate_policy` in markdown;
-* :func:`plot_mean_place` (per agent, with intervals) and :func:`plot_learning_curve` (from a
-  run's ``metrics.csv``): PNG files (matplotlib, Agg backend).
+* :func:`plot_mean_place` (per agent, with intervals), :func:`plot_learning_curve` (from a
+  run's ``metrics.csv``) and :func:`plot_stages` (the rounds of ``train.lookahead``): PNG files
+  (matplotlib, Agg backend).
 """
 
 from __future__ import annotations
@@ -177,6 +178,43 @@ def plot_learning_curve(metrics_csv: str | Path, out_png: str | Path, title: str
     ax.grid(alpha=0.3)
     ax.legend()
     ax.set_title(title or "PPO against rule-based opponents")
+    fig.tight_layout()
+    out = Path(out_png)
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+def plot_stages(rows: list[dict[str, Any]], out_png: str | Path) -> Path:
+    """The stages of a ``train.lookahead`` run (``rounds.csv`` rows) against the wall clock:
+    held-out regret, and the mean place against three Hard with its interval where measured."""
+    plt = _pyplot()
+    hours = [float(r["elapsed_s"]) / 3600 for r in rows]
+    names = [str(r["stage"]) for r in rows]
+    rated = [i for i, r in enumerate(rows) if r.get("vs_hard") is not None]
+    fig, axes = plt.subplots(1, 2 if rated else 1, figsize=(11 if rated else 6, 4),
+                             squeeze=False)
+    ax = axes[0, 0]
+    ax.plot(hours, [float(r["heldout_regret"]) for r in rows], marker="o")
+    ax.set_ylabel("held-out regret (places lost per decision)")
+    if rated:
+        ax2 = axes[0, 1]
+        mean = np.array([float(rows[i]["vs_hard"]) for i in rated])
+        lo = np.array([float(rows[i]["vs_hard_lo"]) for i in rated])
+        hi = np.array([float(rows[i]["vs_hard_hi"]) for i in rated])
+        ax2.errorbar([hours[i] for i in rated], mean, yerr=[mean - lo, hi - mean], marker="o",
+                     capsize=4)
+        ax2.axhline(2.5, color="grey", lw=0.8, ls="--", label="fair share")
+        ax2.set_ylabel("mean place against three Hard (95% CI)")
+        ax2.legend()
+    for a in axes[0]:
+        line = a.lines[0]
+        for x, y, i in zip(line.get_xdata(), line.get_ydata(), rated if a is not ax else
+                           range(len(rows)), strict=True):
+            a.annotate(names[i], (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        a.set_xlabel("hours since the start")
+        a.grid(alpha=0.3)
+    fig.suptitle("train.lookahead: each stage")
     fig.tight_layout()
     out = Path(out_png)
     fig.savefig(out, dpi=120)
