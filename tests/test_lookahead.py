@@ -22,11 +22,12 @@ import pytest
 import torch
 
 from agents import HardAgent, load_agent
+from agents.expert import SeatMix
 from agents.policy import PolicyAgent
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
-from president_env.table import check_rules
+from president_env.table import check_rules, policy_obs_size
 from train import lookahead
 
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
@@ -34,9 +35,10 @@ LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
-                     own: Any = None) -> int:
+                     own: Any = None, mix: SeatMix | None = None) -> int:
     """The place of the seat to act in game ``row`` after ``action``, then Hard everywhere
-    (or ``own`` in that seat): one game, one step at a time."""
+    (or the agent ``mix`` gives each seat of that game; ``own`` in the seat labelled): one
+    game, one step at a time."""
     g = st.take(np.array([row]))
     seat = int(g.current[0])
     g = eng.step(g, np.array([action]))
@@ -45,30 +47,43 @@ def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: 
             return int(g.title[0, seat])
         if int(g.place[0, seat]) >= 0:
             return int(g.place[0, seat])
-        who = hard if own is None or int(g.current[0]) != seat else own
-        a = who.act_batch(eng.observe(g), eng.legal_action_mask(g))
+        cur = int(g.current[0])
+        who = hard if mix is None else mix.agents[int(mix.assign[row, cur])]
+        who = who if own is None or cur != seat else own
+        a = who.act_batch(eng.observe(g)[:, : policy_obs_size(who, eng.rules)],
+                          eng.legal_action_mask(g))
         g = eng.step(g, a)
 
 
-@pytest.mark.parametrize(("preset", "own"), [("standard", None), ("daifugo", None),
-                                             ("standard", "easy")])
-def test_labels_equal_a_plain_replay_of_every_action(preset: str, own: str | None) -> None:
-    """With ``own``, that agent plays on for the seat labelled (a step of policy iteration)."""
+@pytest.mark.parametrize(("preset", "own", "mixed"), [
+    ("standard", None, False), ("daifugo", None, False), ("standard", "easy", False),
+    ("standard", "easy", True)])
+def test_labels_equal_a_plain_replay_of_every_action(preset: str, own: str | None,
+                                                     mixed: bool) -> None:
+    """With ``own``, that agent plays on for the seat labelled (a step of policy iteration);
+    ``mixed``: the other seats of each game are played by Hard, Normal or the shipped policy
+    (a :class:`SeatMix`, as ``--opponents``)."""
     rules = Rules.preset(preset, observation="history")
     eng, hard = Engine(rules), HardAgent(rules)
     agent = None if own is None else load_agent(own, rules)
     st = eng.init(np.arange(12, dtype=np.uint64))
     rng = np.random.default_rng(3)
+    mix = None
+    if mixed:
+        agents = [hard, load_agent("normal", rules), load_agent(str(SHIPPED), rules)]
+        mix = SeatMix(agents, rng.integers(0, 3, (12, rules.num_players)), rules)
     checked = 0
     for _ in range(60):  # positions along Hard games, some rows at each step
         obs, mask = eng.observe(st), eng.legal_action_mask(st)
         live = np.flatnonzero((mask.sum(1) > 1) & (st.phase != PHASE_DONE))
         rows = rng.choice(live, min(3, len(live)), replace=False) if len(live) else live
         if len(rows):
-            got = lookahead.label_places(eng, hard, st, rows, mask[rows], agent)
+            players = hard if mix is None else mix.take(rows)
+            got = lookahead.label_places(eng, players, st, rows, mask[rows], agent)
             for i, r in enumerate(rows):
                 for a in range(eng.num_actions):
-                    want = _reference_place(eng, hard, st, int(r), a, agent) if mask[r, a] else -1
+                    want = (_reference_place(eng, hard, st, int(r), a, agent, mix)
+                            if mask[r, a] else -1)
                     assert got[i, a] == want, (preset, int(r), a)
             checked += len(rows)
         live_all = st.phase != PHASE_DONE
@@ -143,6 +158,21 @@ def test_a_checkpoint_behaviour_is_the_only_seat_labelled(tmp_path: Path) -> Non
         obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
     width = Engine(Rules.preset("standard")).obs_size
     assert (shipped.act_batch(obs[:, :width], mask) == act).all()
+
+
+def test_the_opponents_play_the_table(tmp_path: Path) -> None:
+    """``--opponents easy`` with Hard as the behaviour: Easy plays every seat (each labelled);
+    a file of other opponents is refused, and so are opponents of no weight or no name."""
+    _collect(tmp_path, 150, "--opponents", "easy", "--epochs", "1")
+    rules = Rules.preset("standard", observation="history")
+    with np.load(tmp_path / lookahead.DATA) as f:
+        assert str(f["opponents"]) == "easy"
+        obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
+    assert (load_agent("easy", rules).act_batch(obs, mask) == act).all()
+    assert (HardAgent(rules).act_batch(obs, mask) != act).any()
+    for bad in ("hard", "hard:0", "nosuch", "self:1,hard:-1"):
+        with pytest.raises(SystemExit):
+            _collect(tmp_path, 160, "--opponents", bad)
 
 
 def test_two_workers_collect_their_own_deals(tmp_path: Path) -> None:

@@ -5,16 +5,17 @@ lookahead that sees all the hands would measure it, and plays from its own obser
         --dagger 700000 --pi-rounds 2 --pi-decisions 800000 --eval-deals 1000 --out runs/lookahead
 
 1. **collect** (``labels.npz``, ``labels_<i>.npz`` with ``workers``): games at once of
-   ``observation="history"``. Hard plays every seat, or ``behaviour`` (a checkpoint) plays one
-   seat per game (rotating with each new game) and Hard the others. At every decision with more
-   than one legal action of a labelled seat (every seat when Hard plays them all, else the
-   behaviour's seat), each legal action is played in a copy of the *true* engine state and the
-   deal is played on, Hard in every seat (or ``rollout``, a checkpoint, in the labelled one;
-   :func:`agents.expert.rollout_places`; the players are deterministic, so one rollout is
+   ``observation="history"``. The opponents (Hard, or ``opponents``: agents drawn per seat for
+   each game, ``self`` being the behaviour) play every seat, or ``behaviour`` (a checkpoint)
+   plays one seat per game (rotating with each new game) and the opponents the others. At every
+   decision with more than one legal action of a labelled seat (every seat without a behaviour,
+   else the behaviour's seat), each legal action is played in a copy of the *true* engine state
+   and the deal is played on by the same players (or ``rollout``, a checkpoint, in the labelled
+   seat; :func:`agents.expert.rollout_places`; with deterministic players one rollout is
    exact): the acting seat's place (0 = first) after each action is that action's label. Kept:
    the history observation, the mask, the action taken and the places. A file of the same
-   rules, behaviour and rollout is extended up to its share of ``decisions`` (a stopped run
-   resumes).
+   rules, behaviour, rollout and opponents is extended up to its share of ``decisions`` (a
+   stopped run resumes).
 2. **fit**: the policy head regresses the places negated and centred on their mean over the
    legal actions (squared error on the legal actions), the value head the negated place of the
    best action. The greedy policy plays the action of the best predicted place. Writes
@@ -65,7 +66,7 @@ import torch
 from tqdm import tqdm
 
 from agents import load_agent
-from agents.expert import rollout_places
+from agents.expert import SeatMix, rollout_places
 from agents.policy import PolicyNet, save_policy
 from agents.rule_based import HardAgent
 from president_env.cli import (
@@ -82,23 +83,31 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs, init_policy
+from train.common.pool import split_weight
 from train.common.stages import Stages
 
 DATA = "labels.npz"
 SAVE_EVERY = 50_000
 """New labelled decisions between saves of the collection."""
 FIELDS = ("obs", "mask", "act", "place")
+SELF = "self"
+"""In ``--opponents``: the behaviour (Hard when it is Hard)."""
 
 
 @dataclass
 class Args(HistoryFitArgs):
     behaviour: str = "hard"
-    """Who plays the labelled seat: ``hard`` (every seat, all labelled) or a checkpoint (one
-    seat per game, the only one labelled; Hard plays the others)."""
+    """Who plays the labelled seat: ``hard`` (none: the opponents play every seat, all
+    labelled) or a checkpoint (one seat per game, the only one labelled; the opponents play the
+    others)."""
     rollout: str = "hard"
     """Who plays the labelled seat in the rollouts after the action labelled (the other seats
-    are Hard): ``hard``, or a checkpoint (its labels are its own values: a step of policy
-    iteration from it)."""
+    are its opponents): ``hard``, or a checkpoint (its labels are its own values: a step of
+    policy iteration from it)."""
+    opponents: str = "hard"
+    """Who plays the other seats, in the games and in their rollouts: agents with weights, as
+    ``train.ppo_pool --opponents`` (``"hard:0.5,self:0.5"``, ``self`` being the behaviour),
+    drawn per seat for each new game."""
     decisions: int = arg(100_000, positive)
     """Labelled decisions (more than one legal action) to collect in all."""
     games: int = arg(256, positive)
@@ -136,7 +145,13 @@ class Args(HistoryFitArgs):
     """Run folder: labels.npz, policy.pt, metrics.csv."""
 
     def agents(self) -> tuple[str, ...]:
-        return (self.behaviour, self.rollout)
+        names = [split_weight(item)[0] for item in self.opponents.split(",")]
+        return (self.behaviour, self.rollout, *(n for n in names if n != SELF))
+
+    def check(self) -> None:
+        super().check()
+        if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
+            raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
 
 
 class Labels:
@@ -144,9 +159,10 @@ class Labels:
     ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
 
     def __init__(self, rules: Rules, behaviour: str, path: Path | None,
-                 rollout: str = "hard") -> None:
+                 rollout: str = "hard", opponents: str = "hard") -> None:
         self.path = path  # None: labels merged from files (see extend), never saved
-        self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout}
+        self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout,
+                     "opponents": opponents}
         self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
         if path is not None and path.is_file():
             self.extend(path)
@@ -197,18 +213,29 @@ class Labels:
         tmp.replace(self.path)
 
 
-def label_places(eng: Engine, hard: HardAgent, st: State, rows: np.ndarray,
+def label_places(eng: Engine, hard: HardAgent | SeatMix, st: State, rows: np.ndarray,
                  mask: np.ndarray, own: Any = None) -> np.ndarray:
     """``[len(rows), A]`` int8: the place of the seat to act in game ``rows[i]`` after each
-    legal action of ``mask[i]``, Hard playing every seat after it, or ``own`` that seat
-    (-1 where illegal)."""
+    legal action of ``mask[i]``, Hard playing every seat after it (or the agents of a
+    :class:`SeatMix` of the games ``rows``), or ``own`` that seat (-1 where illegal)."""
     row_of, act_of = np.nonzero(mask)
     games = st.take(rows[row_of])
     seat = games.current.astype(np.int64)
     eng.step_inplace(games, act_of, check=False)
     out = np.full(mask.shape, -1, np.int8)
-    out[row_of, act_of] = rollout_places(eng, hard, games, seat, own)
+    players = hard.take(row_of) if isinstance(hard, SeatMix) else hard
+    out[row_of, act_of] = rollout_places(eng, players, games, seat, own)
     return out
+
+
+def opponent_pool(args: Args, rules: Rules, me: Any) -> tuple[list[Any], np.ndarray]:
+    """The agents of ``args.opponents`` (``self``: ``me``) and their probabilities."""
+    agents, weights = [], []
+    for i, item in enumerate(args.opponents.split(",")):
+        name, w = split_weight(item)
+        agents.append(me if name == SELF else load_agent(name, rules, args.seed + 1 + i))
+        weights.append(w)
+    return agents, np.asarray(weights) / sum(weights)
 
 
 def part_paths(args: Args) -> list[Path]:
@@ -225,7 +252,7 @@ def collect_part(args: Args, part: int) -> int:
     if args.workers > 1:
         torch.set_num_threads(1)  # one core per collection
     rules = args.rules()
-    data = Labels(rules, args.behaviour, part_paths(args)[part], args.rollout)
+    data = Labels(rules, args.behaviour, part_paths(args)[part], args.rollout, args.opponents)
     share = -(-args.decisions // args.workers)
     collect(args, rules, data, share, part)
     return len(data)
@@ -245,6 +272,10 @@ def collect(args: Args, rules: Rules, data: Labels, decisions: int, part: int = 
     b, p = args.games, rules.num_players
     seat = np.arange(b) % p
     st = eng.init(rng.integers(0, 2**62, b))
+    pool, weight = opponent_pool(args, rules, hard if agent is None else agent)
+    mix = SeatMix(pool, np.zeros((b, p), np.int64), rules)
+    if len(pool) > 1:  # one agent: the deals of a run without opponents (no draws)
+        mix.assign[:] = rng.choice(len(pool), (b, p), p=weight)
     mask = np.empty((b, eng.num_actions), np.bool_)
     obs = np.empty((b, eng.obs_size), np.float32)
     done = np.zeros(b, np.bool_)
@@ -256,7 +287,9 @@ def collect(args: Args, rules: Rules, data: Labels, decisions: int, part: int = 
             break
         eng.next_views(st, mask, obs, done, rng.integers(0, 2**62, b))
         seat = np.where(done, (seat + 1) % p, seat)
-        act = hard.act_batch(obs, mask)
+        if len(pool) > 1 and done.any():
+            mix.assign[done] = rng.choice(len(pool), (int(done.sum()), p), p=weight)
+        act = mix.act(np.arange(b), st.current.astype(np.int64), obs, mask)
         mine = np.ones(b, np.bool_) if agent is None else st.current == seat
         if agent is not None and mine.any():
             view = obs[mine] if width is None else obs[mine, :width]
@@ -265,7 +298,7 @@ def collect(args: Args, rules: Rules, data: Labels, decisions: int, part: int = 
         if len(rows):
             data.add(obs=obs[rows].astype(np.float16), mask=mask[rows].copy(),
                      act=act[rows].astype(np.int8),
-                     place=label_places(eng, hard, st, rows, mask[rows], own))
+                     place=label_places(eng, mix.take(rows), st, rows, mask[rows], own))
             bar.update(len(rows))
         if len(data) - saved >= SAVE_EVERY:
             data.save()
@@ -405,7 +438,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         rules = args.rules()
         out = Path(args.out)
         for path in part_paths(args):  # a file of other rules or behaviour fails here
-            Labels(rules, args.behaviour, path, args.rollout)
+            Labels(rules, args.behaviour, path, args.rollout, args.opponents)
     if args.fit_only:
         return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
                          + [Path(a) for a in args.also])
