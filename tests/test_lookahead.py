@@ -5,7 +5,9 @@ every seat, on positions of real games of two presets, and a hand-built position
 collection keeps legal decisions of the labelled seats only, with the behaviour's own action
 (Hard's, or a checkpoint's read from its observation prefix), resumes and refuses another
 behaviour's file; the fit lowers its loss, its regret is measured against the labels, and it
-writes a policy that a history table plays.
+writes a policy that a history table plays; the opponents of ``--opponents`` play the games and
+the rollouts; one command runs the DAgger and policy-iteration rounds, each fitted from the last
+policy on the labels it should use.
 """
 
 from __future__ import annotations
