@@ -249,12 +249,17 @@ def part_paths(args: Args) -> list[Path]:
 def collect_part(args: Args, part: int) -> int:
     """Collection ``part`` of ``args.workers`` (its share of ``decisions``, its own deals), in
     its own process when there are several: the number of labels in its file."""
-    if args.workers > 1:
-        torch.set_num_threads(1)  # one core per collection
-    rules = args.rules()
-    data = Labels(rules, args.behaviour, part_paths(args)[part], args.rollout, args.opponents)
-    share = -(-args.decisions // args.workers)
-    collect(args, rules, data, share, part)
+    threads = torch.get_num_threads()
+    # one torch thread: the batches are small, and a pool of threads spins (tens of times
+    # slower) while another process holds the other core
+    torch.set_num_threads(1)
+    try:
+        rules = args.rules()
+        data = Labels(rules, args.behaviour, part_paths(args)[part], args.rollout,
+                      args.opponents)
+        collect(args, rules, data, -(-args.decisions // args.workers), part)
+    finally:
+        torch.set_num_threads(threads)
     return len(data)
 
 
