@@ -210,6 +210,7 @@ def collect(args: Args, rules: Rules, data: Collection) -> None:
 
 def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
     """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     eng = Engine(rules)
     net = (init_policy(args.init, rules, eng.obs_size, args.hidden) if args.init

@@ -325,6 +325,7 @@ def targets(place: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torc
 
 def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
     """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     eng = Engine(rules)
     net = (init_policy(args.init, rules, eng.obs_size, args.hidden) if args.init

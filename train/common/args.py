@@ -200,6 +200,10 @@ class HistoryFitArgs:
     seeds), added to the fit after this run's own, comma-separated."""
     seed: int = arg(0, non_negative)
     """Seed of the deals, the agents and the fit."""
+    threads: int = arg(1, positive)
+    """torch threads of the fit. More only on an otherwise idle machine: with another process
+    on the other core, a 200,000-decision fit on 2 threads had not ended its first epoch after
+    150 s, one epoch took about 10 s on one thread."""
     out: str = arg("runs/fit", output_dir)
     """Run folder."""
     fit_only: bool = False
