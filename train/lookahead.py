@@ -35,7 +35,8 @@ Every fit after the first starts from the last policy (``round_lr``, ``round_epo
 writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.csv`` and
 ``rounds.png`` give each stage's labels, seconds, held-out regret and, with ``eval_deals``, its
 mean place against three Hard (duplicate deals, seed 12345 as ``train.evaluate``): the whole
-recipe of ``agents/pretrained/standard_4p_lookahead.pt`` is one command (the README).
+recipe is one command (the README; ``agents/pretrained/standard_4p_lookahead.pt`` came from the
+same stages run one by one, ``docs/agents_results.md``).
 
 Why it plays well: a network that sees only its observation ``o`` and regresses these labels
 learns their mean over the hands consistent with ``o``, weighted by how often those hands occur
