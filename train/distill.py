@@ -55,7 +55,7 @@ from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.rewards import deal_rewards, reward_table
 from president_env.table import Table
-from train.common.args import HistoryFitArgs, init_policy
+from train.common.args import HistoryFitArgs
 
 DATA = "decisions.npz"
 SAVE_EVERY = 2000
@@ -210,11 +210,7 @@ def collect(args: Args, rules: Rules, data: Collection) -> None:
 
 def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
     """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    eng = Engine(rules)
-    net = (init_policy(args.init, rules, eng.obs_size, args.hidden) if args.init
-           else PolicyNet(eng.obs_size, eng.num_actions, args.hidden))
+    net = args.network(rules)
     obs, mask = torch.as_tensor(d["obs"]), torch.as_tensor(d["mask"])
     act, ret = torch.as_tensor(d["act"]), torch.as_tensor(d["ret"])
     n_train = int(round(len(act) * (1 - args.holdout)))

@@ -83,7 +83,7 @@ from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
-from train.common.args import HistoryFitArgs, init_policy
+from train.common.args import HistoryFitArgs
 from train.common.pool import split_weight
 from train.common.stages import Stages
 
@@ -326,11 +326,7 @@ def targets(place: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torc
 
 def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
     """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    eng = Engine(rules)
-    net = (init_policy(args.init, rules, eng.obs_size, args.hidden) if args.init
-           else PolicyNet(eng.obs_size, eng.num_actions, args.hidden))
+    net = args.network(rules)
     obs, mask = torch.from_numpy(d["obs"]), torch.from_numpy(d["mask"])
     place, act = torch.from_numpy(d["place"]), torch.from_numpy(d["act"]).long()
     n_train = int(round(len(act) * (1 - args.holdout)))
@@ -451,7 +447,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                          + [Path(a) for a in args.also])
     stages = Stages(out, rules, args.eval_deals, args.progress)
     files = collect_all(args) + [Path(a) for a in args.also]
-    took = stages.collected()
+    took = stages.lap()
     last = fit_files(args, rules, files)
     stages.add("R0", out, took, last)
     plan = [("D", k, args.dagger) for k in range(1, args.rounds)]
@@ -463,7 +459,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             step = dataclasses.replace(step, rollout=step.behaviour)
         new = collect_all(step)
         files = files + new if kind == "D" else new
-        took = stages.collected()
+        took = stages.lap()
         last = fit_files(dataclasses.replace(step, init=step.behaviour, lr=args.round_lr,
                                              epochs=args.round_epochs), rules, files)
         shutil.copyfile(sub / "policy.pt", out / "policy.pt")

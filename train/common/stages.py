@@ -28,8 +28,8 @@ class Stages:
         self.rows: list[dict[str, Any]] = []
         self.t0 = self.t = time.perf_counter()
 
-    def collected(self) -> float:
-        """Seconds since the last call (the collection before a fit), restarting the clock."""
+    def lap(self) -> float:
+        """Seconds since the last lap (the start, or the last collection, fit or rating)."""
         now = time.perf_counter()
         took, self.t = now - self.t, now
         return took
@@ -42,7 +42,7 @@ class Stages:
 
         row: dict[str, Any] = {
             "stage": stage, "folder": str(folder), "decisions": int(last["decisions"]),
-            "collect_s": round(collect_s, 1), "fit_s": round(self.collected(), 1),
+            "collect_s": round(collect_s, 1), "fit_s": round(self.lap(), 1),
             "heldout_regret": last["heldout_regret"],
             "heldout_behaviour_regret": last["heldout_behaviour_regret"]}
         if self.eval_deals:
@@ -50,7 +50,7 @@ class Stages:
             res = evaluate_policy(policy, self.rules, self.eval_deals, EVAL_SEED, ("hard",),
                                   progress=self.progress)[0]
             row.update(vs_hard=res["mean_place"], vs_hard_lo=res["mean_place_lo"],
-                       vs_hard_hi=res["mean_place_hi"], eval_s=round(self.collected(), 1))
+                       vs_hard_hi=res["mean_place_hi"], eval_s=round(self.lap(), 1))
             print(f"{stage}: {res['mean_place']:.3f} [{res['mean_place_lo']:.3f}, "
                   f"{res['mean_place_hi']:.3f}] against three Hard", file=sys.stderr)
         row["elapsed_s"] = round(time.perf_counter() - self.t0, 1)

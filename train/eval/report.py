@@ -195,8 +195,10 @@ def plot_stages(rows: list[dict[str, Any]], out_png: str | Path) -> Path:
     fig, axes = plt.subplots(1, 2 if rated else 1, figsize=(11 if rated else 6, 4),
                              squeeze=False)
     ax = axes[0, 0]
-    ax.plot(hours, [float(r["heldout_regret"]) for r in rows], marker="o")
+    regret = [float(r["heldout_regret"]) for r in rows]
+    ax.plot(hours, regret, marker="o")
     ax.set_ylabel("held-out regret (places lost per decision)")
+    _name_points(ax, hours, regret, names)
     if rated:
         ax2 = axes[0, 1]
         mean = np.array([float(rows[i]["vs_hard"]) for i in rated])
@@ -205,13 +207,10 @@ def plot_stages(rows: list[dict[str, Any]], out_png: str | Path) -> Path:
         ax2.errorbar([hours[i] for i in rated], mean, yerr=[mean - lo, hi - mean], marker="o",
                      capsize=4)
         ax2.axhline(2.5, color="grey", lw=0.8, ls="--", label="fair share")
+        _name_points(ax2, [hours[i] for i in rated], mean, [names[i] for i in rated])
         ax2.set_ylabel("mean place against three Hard (95% CI)")
         ax2.legend()
     for a in axes[0]:
-        line = a.lines[0]
-        for x, y, i in zip(line.get_xdata(), line.get_ydata(), rated if a is not ax else
-                           range(len(rows)), strict=True):
-            a.annotate(names[i], (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
         a.set_xlabel("hours since the start")
         a.grid(alpha=0.3)
     fig.suptitle("train.lookahead: each stage")
@@ -220,3 +219,8 @@ def plot_stages(rows: list[dict[str, Any]], out_png: str | Path) -> Path:
     fig.savefig(out, dpi=120)
     plt.close(fig)
     return out
+
+
+def _name_points(ax: Any, xs: Any, ys: Any, names: list[str]) -> None:
+    for x, y, name in zip(xs, ys, names, strict=True):
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
