@@ -32,8 +32,8 @@ from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.table import check_rules, rule_differences
 
-__all__ = ["CheckpointError", "PolicyAgent", "PolicyNet", "check_rules", "check_weights",
-           "load_policy", "rule_differences", "save_policy"]
+__all__ = ["CheckpointError", "PolicyAgent", "PolicyNet", "average_nets", "check_rules",
+           "check_weights", "load_policy", "rule_differences", "save_policy"]
 
 if TYPE_CHECKING:
     from agents.sb3 import SB3Policy
@@ -91,6 +91,32 @@ def widen_input(net: PolicyNet, obs_size: int) -> PolicyNet:
     state["trunk.0.weight"] = first
     wide.load_state_dict(state)
     return wide
+
+
+def average_nets(nets: list[PolicyNet]) -> PolicyNet:
+    """One :class:`PolicyNet` whose policy logits (before the mask) and value are the mean of
+    ``nets``' (same inputs and actions, any widths): the members side by side in a trunk as
+    wide as all of them together (block-diagonal second layer), heads averaging theirs. An
+    ensemble that is a plain checkpoint, so everything that reads one plays it."""
+    if not nets:
+        raise ValueError("no networks to average")
+    sizes = {(n.obs_size, n.num_actions) for n in nets}
+    if len(sizes) > 1:
+        raise ValueError(f"the networks differ in (inputs, actions): {sorted(sizes)}")
+    k, sd = len(nets), [n.state_dict() for n in nets]
+
+    def cat(key: str, dim: int = 0) -> torch.Tensor:
+        return torch.cat([s[key] for s in sd], dim)
+
+    state = {"trunk.0.weight": cat("trunk.0.weight"), "trunk.0.bias": cat("trunk.0.bias"),
+             "trunk.2.weight": torch.block_diag(*[s["trunk.2.weight"] for s in sd]),
+             "trunk.2.bias": cat("trunk.2.bias")}
+    for head in ("pi", "v"):
+        state[f"{head}.weight"] = cat(f"{head}.weight", 1) / k
+        state[f"{head}.bias"] = torch.stack([s[f"{head}.bias"] for s in sd]).mean(0)
+    out = PolicyNet(nets[0].obs_size, nets[0].num_actions, sum(n.hidden for n in nets))
+    out.load_state_dict(state)
+    return out.eval()
 
 
 def _scale(obs: torch.Tensor) -> torch.Tensor:

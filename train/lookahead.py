@@ -30,6 +30,8 @@ lookahead that sees all the hands would measure it, and plays from its own obser
    ``pi_<k>/behaviour.pt``, collects ``pi_decisions`` with it in the labelled seat *and*
    playing on for that seat in the rollouts (its own action values), and fits from the last
    policy on those labels only.
+5. **ensemble** (``ensemble``): the policies of the last stages averaged into one
+   (``ensemble/policy.pt``, :mod:`train.ensemble`): their errors partly cancel.
 
 Every fit after the first starts from the last policy (``round_lr``, ``round_epochs``) and
 writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.csv`` and
@@ -68,7 +70,7 @@ from tqdm import tqdm
 
 from agents import load_agent
 from agents.expert import SeatMix, rollout_places
-from agents.policy import PolicyNet, save_policy
+from agents.policy import PolicyNet, load_policy, save_policy
 from agents.rule_based import HardAgent
 from president_env.cli import (
     arg,
@@ -85,7 +87,9 @@ from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs
 from train.common.pool import split_weight
+from train.common.regret import regret
 from train.common.stages import Stages
+from train.ensemble import merge
 
 DATA = "labels.npz"
 SAVE_EVERY = 50_000
@@ -130,6 +134,10 @@ class Args(HistoryFitArgs):
     """Learning rate of the fits after the first (each starts from the last policy)."""
     round_epochs: int = arg(4, positive)
     """Epochs of the fits after the first."""
+    ensemble: int = arg(1, positive)
+    """After the last stage, average the policies of the last ``ensemble`` stages into one
+    (``OUT/ensemble/policy.pt``, :mod:`train.ensemble`), recorded as the stage ``E`` (its regret
+    on the last fit's held-out labels); 1: none."""
     eval_deals: int = arg(0, non_negative)
     """After each fit, its policy against three Hard over this many duplicate deals (0 = not
     measured), in ``rounds.csv`` and ``rounds.png``."""
@@ -153,6 +161,9 @@ class Args(HistoryFitArgs):
         super().check()
         if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
             raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
+        if self.ensemble > self.rounds + self.pi_rounds:
+            raise ValueError(f"--ensemble {self.ensemble}: the run has "
+                             f"{self.rounds + self.pi_rounds} stages to average")
 
 
 class Labels:
@@ -334,7 +345,7 @@ def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[s
     steps = args.epochs * -(-n_train // args.batch)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - 0.9 * min(i / steps, 1))
     rows: list[dict[str, float]] = [{"epoch": 0, "loss": float("nan"), "value_loss": float("nan"),
-                                     **_regret(net, obs, mask, place, act, n_train)}]
+                                     **regret(net, obs, mask, place, act, n_train)}]
     for epoch in tqdm(range(1, args.epochs + 1), desc="fit", disable=not args.progress):
         net.train()
         tot = [0.0, 0.0]
@@ -353,7 +364,7 @@ def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[s
             tot[0] += loss.item() * len(j)
             tot[1] += vloss.item() * len(j)
         rows.append({"epoch": epoch, "loss": tot[0] / n_train, "value_loss": tot[1] / n_train,
-                     **_regret(net, obs, mask, place, act, n_train)})
+                     **regret(net, obs, mask, place, act, n_train)})
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "metrics.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -363,26 +374,6 @@ def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[s
         "trainer": "train.lookahead", "behaviour": args.behaviour, "decisions": len(act),
         **{k: float(v) for k, v in rows[-1].items()}})
     return {**rows[-1], "decisions": float(len(act))}
-
-
-def _regret(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, place: torch.Tensor,
-            act: torch.Tensor, n_train: int) -> dict[str, float]:
-    """Mean place lost against the best label by the greedy choice (``regret``) and by the
-    action the behaviour took (``behaviour_regret``), on the training and held-out rows."""
-    net.eval()
-    with torch.no_grad():
-        pick = torch.cat([net(obs[i : i + 8192].float(), mask[i : i + 8192])[0].argmax(-1)
-                          for i in range(0, len(act), 8192)])
-    p = place.to(torch.int16)
-    best = torch.where(mask, p, 99).min(1).values
-    lost = (p.gather(1, pick[:, None])[:, 0] - best).float()
-    took = (p.gather(1, act[:, None])[:, 0] - best).float()
-    out: dict[str, float] = {}
-    for name, sl in (("train", slice(0, n_train)), ("heldout", slice(n_train, None))):
-        some = len(act[sl]) > 0
-        out[f"{name}_regret"] = float(lost[sl].mean()) if some else float("nan")
-        out[f"{name}_behaviour_regret"] = float(took[sl].mean()) if some else float("nan")
-    return out
 
 
 def collect_all(args: Args) -> list[Path]:
@@ -464,7 +455,32 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                                              epochs=args.round_epochs), rules, files)
         shutil.copyfile(sub / "policy.pt", out / "policy.pt")
         stages.add(f"{kind}{k}", sub, took, last)
+    if args.ensemble > 1:
+        last = average_stages(args, rules, stages, files)
     return last
+
+
+def average_stages(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> dict[str, float]:
+    """Average the policies of the last ``args.ensemble`` stages into ``OUT/ensemble/policy.pt``
+    and record it as the stage ``E``, with its regret on the labels of the last fit."""
+    folder = Path(args.out) / "ensemble"
+    merge([str(Path(r["folder"]) / "policy.pt") for r in stages.rows[-args.ensemble:]],
+          str(folder / "policy.pt"))
+    last = regret_on(load_policy(folder / "policy.pt", rules)[0], rules, files, args.holdout)
+    stages.add("E", folder, stages.lap(), last)
+    return last
+
+
+def regret_on(net: PolicyNet, rules: Rules, files: list[Path], holdout: float) -> dict[str, float]:
+    """The regrets of ``net`` on the labels of ``files``, the last ``holdout`` share held out as
+    a fit splits them, and their number (``decisions``)."""
+    data = Labels(rules, "any", None)
+    for path in files:
+        data.extend(path, same_behaviour=False)
+    d = {k: torch.from_numpy(v) for k, v in data.take_arrays().items()}
+    n_train = int(round(len(d["act"]) * (1 - holdout)))
+    return {**regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train),
+            "decisions": float(len(d["act"]))}
 
 
 if __name__ == "__main__":

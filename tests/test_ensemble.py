@@ -1,0 +1,103 @@
+"""Averaged policies (``agents.policy.average_nets``, ``train.ensemble``).
+
+Checked: the averaged network's logits and value equal the mean of its members' on real
+observations (members of different widths), so its greedy actions are the argmax of the mean;
+the checkpoint loads and plays at a history table; networks of other sizes, other rules, a
+single member and an empty list are refused with a clear error and write nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.policy import (
+    CheckpointError,
+    PolicyAgent,
+    PolicyNet,
+    average_nets,
+    load_policy,
+    save_policy,
+)
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
+from train import ensemble
+
+
+def _members(rules: Rules, widths: tuple[int, ...]) -> list[PolicyNet]:
+    eng = Engine(rules)
+    nets = []
+    for i, width in enumerate(widths):
+        torch.manual_seed(i)
+        net = PolicyNet(eng.obs_size, eng.num_actions, width)
+        for p in net.parameters():  # trained-like heads: the default init makes pi near zero
+            p.data.normal_(0, 0.3)
+        nets.append(net.eval())
+    return nets
+
+
+def _positions(rules: Rules, n: int = 256) -> tuple[torch.Tensor, torch.Tensor]:
+    """Observations and masks of ``n`` positions of random games."""
+    eng = Engine(rules)
+    st = eng.init(np.arange(n))
+    rng = np.random.default_rng(3)
+    for _ in range(15):
+        st = eng.step(st, eng.sample_random(eng.legal_action_mask(st), rng))
+    return torch.as_tensor(eng.observe(st)), torch.as_tensor(eng.legal_action_mask(st))
+
+
+def test_the_average_is_the_mean_of_its_members() -> None:
+    rules = Rules.preset("standard", observation="history")
+    nets = _members(rules, (32, 64, 48))
+    obs, mask = _positions(rules)
+    avg = average_nets(nets)
+    assert avg.hidden == 144
+    logits, value = avg(obs.float(), mask)
+    outs = [n(obs.float(), mask) for n in nets]
+    want_logits = sum(o[0] for o in outs) / 3
+    want_value = sum(o[1] for o in outs) / 3
+    legal = mask.bool()
+    torch.testing.assert_close(logits[legal], want_logits[legal], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(value, want_value, rtol=1e-5, atol=1e-5)
+    # the members disagree somewhere, so the test would notice a member left out
+    picks = torch.stack([o[0].argmax(-1) for o in outs])
+    assert bool((picks != picks[0]).any())
+    assert torch.equal(logits.argmax(-1), want_logits.argmax(-1))
+
+
+def test_the_cli_writes_a_checkpoint_that_plays(tmp_path: Path) -> None:
+    rules = Rules.preset("standard", observation="history")
+    paths = []
+    for i, net in enumerate(_members(rules, (32, 32))):
+        paths.append(tmp_path / f"m{i}.pt")
+        save_policy(paths[-1], net, rules)
+    out = tmp_path / "avg" / "policy.pt"
+    ensemble.main([",".join(map(str, paths)), "--out", str(out)])
+    agent = PolicyAgent.load(out, rules)
+    obs, mask = _positions(rules)
+    members = [load_policy(p, rules)[0] for p in paths]
+    mean = torch.stack([m(obs.float(), mask)[0] for m in members]).mean(0)
+    assert np.array_equal(agent.act_batch(obs.numpy(), mask.numpy()),
+                          mean.argmax(-1).numpy())
+
+
+def test_bad_members_are_refused(tmp_path: Path) -> None:
+    history = Rules.preset("standard", observation="history")
+    a, b = tmp_path / "a.pt", tmp_path / "b.pt"
+    save_policy(a, _members(history, (16,))[0], history)
+    daifugo = Rules.preset("daifugo", observation="history")
+    save_policy(b, _members(daifugo, (16,))[0], daifugo)
+    out = tmp_path / "out.pt"
+    with pytest.raises(SystemExit):  # one member: nothing to average
+        ensemble.main([str(a), "--out", str(out)])
+    with pytest.raises(CheckpointError, match="other rules"):
+        ensemble.merge([str(a), str(b)], str(out))
+    with pytest.raises(ValueError, match="inputs, actions"):
+        average_nets([_members(history, (16,))[0],
+                      _members(Rules.preset("standard"), (16,))[0]])
+    with pytest.raises(ValueError, match="no networks"):
+        average_nets([])
+    assert not out.exists()
