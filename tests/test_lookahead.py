@@ -25,7 +25,7 @@ import torch
 
 from agents import HardAgent, load_agent
 from agents.expert import SeatMix
-from agents.policy import PolicyAgent
+from agents.policy import PolicyAgent, load_policy
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
@@ -34,6 +34,7 @@ from train import lookahead
 
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
 LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
+LOOKAHEAD_AVG = SHIPPED.with_name("standard_4p_lookahead_avg.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -257,13 +258,7 @@ def _fitted_from(folder: Path, files: list[Path], rules: Rules) -> None:
     network's on the labels of ``files``."""
     agent = PolicyAgent.load(folder / "behaviour.pt", rules)
     assert isinstance(agent, PolicyAgent)
-    net = agent.net
-    data = lookahead.Labels(rules, "any", None)
-    for path in files:
-        data.extend(path, same_behaviour=False)
-    d = {k: torch.from_numpy(v) for k, v in data.take_arrays().items()}
-    n_train = int(round(len(d["act"]) * 0.95))
-    want = lookahead._regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train)
+    want = lookahead.regret_on(agent.net, rules, files, 0.05)
     with open(folder / "metrics.csv") as f:
         row = next(csv.DictReader(f))
     assert float(row["train_regret"]) == pytest.approx(want["train_regret"], abs=1e-6)
@@ -274,7 +269,8 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     and refits it on every label; the policy-iteration round labels the DAgger policy's own
     decisions with it playing on, and refits it on those labels only; rounds.csv rates each."""
     last = _collect(tmp_path, 200, "--rounds", "2", "--dagger", "150", "--pi-rounds", "1",
-                    "--pi-decisions", "150", "--epochs", "1", "--eval-deals", "10")
+                    "--pi-decisions", "150", "--epochs", "1", "--eval-deals", "10",
+                    "--ensemble", "2")
     rules = Rules.preset("standard", observation="history")
     dag, pi = tmp_path / "round_1", tmp_path / "pi_1"
     first = load_agent(str(dag / "behaviour.pt"), rules)
@@ -290,12 +286,19 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
         obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
     assert len(act) >= 150 and (second.act_batch(obs, mask) == act).all()
     _fitted_from(pi, [pi / lookahead.DATA], rules)
-    assert last["decisions"] == len(act)  # the policy-iteration fit: its own labels only
+    assert last["decisions"] == len(act)  # the ensemble is rated on the last fit's labels
     assert (tmp_path / "policy.pt").read_bytes() == (pi / "policy.pt").read_bytes()
+    # --ensemble 2: D1 and PI1 averaged, rated on the labels of PI1's fit
+    avg = load_policy(tmp_path / "ensemble" / "policy.pt", rules)[0]
+    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
+    mean = torch.stack([load_policy(f / "policy.pt", rules)[0](t_obs, t_mask)[0]
+                        for f in (dag, pi)]).mean(0)
+    assert (PolicyAgent(avg, rules).act_batch(obs, mask) == mean.argmax(-1).numpy()).all()
+    assert last == pytest.approx(lookahead.regret_on(avg, rules, [pi / lookahead.DATA], 0.05))
     with open(tmp_path / "rounds.csv") as f:
         rows = list(csv.DictReader(f))
-    assert [r["stage"] for r in rows] == ["R0", "D1", "PI1"]
-    assert int(rows[2]["decisions"]) == len(act)
+    assert [r["stage"] for r in rows] == ["R0", "D1", "PI1", "E"]
+    assert int(rows[2]["decisions"]) == int(rows[3]["decisions"]) == len(act)
     assert all(float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
                and 1 <= float(r["vs_hard"]) <= 4 for r in rows)
     assert (tmp_path / "rounds.png").stat().st_size > 10_000
@@ -309,15 +312,20 @@ def test_targets_centre_the_legal_values() -> None:
     torch.testing.assert_close(best, torch.tensor([0.0, -3.0]))
 
 
-def test_the_shipped_lookahead_policy_beats_hard_at_a_history_table() -> None:
-    """``agents/pretrained/standard_4p_lookahead.pt`` reads the history observation, refuses the
-    standard one, and is ahead of three Hard on deals of another seed than the README's."""
+@pytest.mark.parametrize(("path", "hidden", "below"), [(LOOKAHEAD, 256, 2.4),
+                                                     (LOOKAHEAD_AVG, 768, 2.3)])
+def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
+                                                                     below: float) -> None:
+    """``agents/pretrained/standard_4p_lookahead.pt`` and the average of three lookahead
+    policies (``standard_4p_lookahead_avg.pt``) read the history observation, refuse the
+    standard one, and are ahead of three Hard on deals of another seed than the README's."""
     from train.eval.tournament import evaluate_policy
 
     rules = Rules.preset("standard", observation="history")
-    agent = PolicyAgent.load(LOOKAHEAD, rules)
+    agent = PolicyAgent.load(path, rules)
     assert isinstance(agent, PolicyAgent) and agent.net.obs_size == Engine(rules).obs_size
+    assert agent.net.hidden == hidden
     with pytest.raises(ValueError, match="without the history blocks it reads"):
-        check_rules(PolicyAgent.load(LOOKAHEAD), Rules.preset("standard"))
+        check_rules(PolicyAgent.load(path), Rules.preset("standard"))
     row = evaluate_policy(agent, rules, 300, seed=777, baselines=("hard",), progress=False)[0]
-    assert row["mean_place_hi"] < 2.4, row
+    assert row["mean_place_hi"] < below, row
