@@ -304,6 +304,18 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     assert (tmp_path / "rounds.png").stat().st_size > 10_000
 
 
+def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) -> None:
+    """Two stages cannot give three to average, and a fit on its own (``--fit-only``, whatever
+    ``--rounds`` says) has one: refused before anything runs."""
+    _collect(tmp_path / "a", 100, "--epochs", "1")
+    labels = str(tmp_path / "a" / lookahead.DATA)
+    for extra in (["--rounds", "2", "--ensemble", "3"],
+                  ["--fit-only", "--rounds", "2", "--ensemble", "2", "--also", labels]):
+        with pytest.raises(SystemExit):
+            _collect(tmp_path / "b", 100, *extra)
+        assert not (tmp_path / "b" / "policy.pt").exists()
+
+
 def test_targets_centre_the_legal_values() -> None:
     place = torch.tensor([[0, 2, -1, 1], [3, -1, -1, 3]], dtype=torch.int8)
     mask = place >= 0

@@ -9,7 +9,7 @@ in one :class:`agents.policy.PolicyNet` as wide as all of them together
 greedy policy plays the action of the best mean. Fits of ``train.lookahead`` regress the value
 of every action; their errors differ from one fit to another, and averaging fits of other
 labels (another run, or other rounds) cancels part of them: three lookahead policies, each
-2.216-2.245 against three Hard, average to 2.166 (``docs/agents_results.md``). Fits of the same
+2.215-2.232 against three Hard, average to 2.166 (``docs/agents_results.md``). Fits of the same
 labels from other seeds do not help (2.216).
 """
 

@@ -161,9 +161,9 @@ class Args(HistoryFitArgs):
         super().check()
         if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
             raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
-        if self.ensemble > self.rounds + self.pi_rounds:
+        if self.ensemble > (1 if self.fit_only else self.rounds + self.pi_rounds):
             raise ValueError(f"--ensemble {self.ensemble}: the run has "
-                             f"{self.rounds + self.pi_rounds} stages to average")
+                             f"{1 if self.fit_only else self.rounds + self.pi_rounds} stages")
 
 
 class Labels:
