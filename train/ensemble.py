@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.policy import average_nets, load_policy, save_policy
+from agents.policy import PolicyNet, average_nets, load_policy, save_policy
 from president_env.cli import REQUIRED, arg, output_file, parse, user_errors
 
 
@@ -35,14 +35,14 @@ class Args:
             raise ValueError(f"expected at least two checkpoints to average, got {self.members}")
 
 
-def merge(paths: list[str], out: str) -> None:
+def merge(paths: list[str], out: str) -> PolicyNet:
     """Write the average of the checkpoints ``paths`` (all trained for the rules of the first:
-    a CheckpointError otherwise) to ``out``."""
+    a CheckpointError otherwise) to ``out``; the averaged network."""
     net, rules, _ = load_policy(paths[0])
-    nets = [net] + [load_policy(p, rules)[0] for p in paths[1:]]
+    avg = average_nets([net] + [load_policy(p, rules)[0] for p in paths[1:]])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    save_policy(out, average_nets(nets), rules,
-                meta={"trainer": "train.ensemble", "members": list(paths)})
+    save_policy(out, avg, rules, meta={"trainer": "train.ensemble", "members": list(paths)})
+    return avg
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -70,7 +70,7 @@ from tqdm import tqdm
 
 from agents import load_agent
 from agents.expert import SeatMix, rollout_places
-from agents.policy import PolicyNet, load_policy, save_policy
+from agents.policy import PolicyNet, save_policy
 from agents.rule_based import HardAgent
 from president_env.cli import (
     arg,
@@ -161,9 +161,9 @@ class Args(HistoryFitArgs):
         super().check()
         if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
             raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
-        if self.ensemble > (1 if self.fit_only else self.rounds + self.pi_rounds):
-            raise ValueError(f"--ensemble {self.ensemble}: the run has "
-                             f"{1 if self.fit_only else self.rounds + self.pi_rounds} stages")
+        stages = 1 if self.fit_only else self.rounds + self.pi_rounds
+        if self.ensemble > stages:
+            raise ValueError(f"--ensemble {self.ensemble}: the run has {stages} stage(s)")
 
 
 class Labels:
@@ -402,12 +402,8 @@ def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
     """Fit on the labels of ``files`` (any behaviour, same rules) into ``args.out``."""
     t0 = time.perf_counter()
     with user_errors():
-        data = Labels(rules, args.behaviour, None)
-        for path in files:
-            data.extend(path, same_behaviour=False)
-        if not len(data):
-            raise ValueError(f"no labels to fit in {args.out} nor in --also")
-    last = fit(args, rules, data.take_arrays(), Path(args.out))
+        d = read_labels(rules, files, f"no labels to fit in {args.out} nor in --also")
+    last = fit(args, rules, d, Path(args.out))
     print(f"{int(last['decisions'])} decisions, fit in {time.perf_counter() - t0:.0f} s: regret "
           f"{last['train_regret']:.3f} training, {last['heldout_regret']:.3f} held out (the "
           f"behaviour's {last['heldout_behaviour_regret']:.3f}); {args.out}/policy.pt",
@@ -462,26 +458,34 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 
 def average_stages(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> dict[str, float]:
     """Average the policies of the last ``args.ensemble`` stages into ``OUT/ensemble/policy.pt``
-    and record it as the stage ``E``, with its regret on the labels of the last fit."""
+    and record it as the stage ``E`` (no collection; its seconds are the merge and the regret),
+    with its regret on the labels of the last fit."""
     folder = Path(args.out) / "ensemble"
-    merge([str(Path(r["folder"]) / "policy.pt") for r in stages.rows[-args.ensemble:]],
-          str(folder / "policy.pt"))
-    last = regret_on(load_policy(folder / "policy.pt", rules)[0], rules, files, args.holdout)
-    stages.add("E", folder, stages.lap(), last)
+    net = merge([str(Path(r["folder"]) / "policy.pt") for r in stages.rows[-args.ensemble:]],
+                str(folder / "policy.pt"))
+    last = regret_on(net, rules, files, args.holdout)
+    stages.add("E", folder, 0.0, last)
     return last
+
+
+def read_labels(rules: Rules, files: list[Path], empty: str = "no labels") -> dict[str, np.ndarray]:
+    """The labels of ``files`` (any behaviour; ValueError for other rules, or ``empty`` when
+    they hold none) as one set of arrays."""
+    data = Labels(rules, "any", None)
+    for path in files:
+        data.extend(path, same_behaviour=False)
+    if not len(data):
+        raise ValueError(empty)
+    return data.take_arrays()
 
 
 def regret_on(net: PolicyNet, rules: Rules, files: list[Path], holdout: float) -> dict[str, float]:
     """The regrets of ``net`` on the labels of ``files``, the last ``holdout`` share held out as
     a fit splits them, and their number (``decisions``)."""
-    data = Labels(rules, "any", None)
-    for path in files:
-        data.extend(path, same_behaviour=False)
-    d = {k: torch.from_numpy(v) for k, v in data.take_arrays().items()}
+    d = {k: torch.from_numpy(v) for k, v in read_labels(rules, files).items()}
     n_train = int(round(len(d["act"]) * (1 - holdout)))
     return {**regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train),
             "decisions": float(len(d["act"]))}
-
 
 if __name__ == "__main__":
     main()
