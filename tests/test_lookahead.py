@@ -31,6 +31,7 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import check_rules, policy_obs_size
 from train import lookahead
+from train.common.labels import FIELDS
 
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
 LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
@@ -120,7 +121,7 @@ def test_collection_resume_and_fit(tmp_path: Path) -> None:
     rules = Rules.preset("standard", observation="history")
     last = _collect(tmp_path, 400)
     with np.load(tmp_path / lookahead.DATA) as f:
-        d = {k: f[k] for k in lookahead.FIELDS}
+        d = {k: f[k] for k in FIELDS}
     n = len(d["act"])
     assert n >= 400
     assert ((d["place"] >= 0) == d["mask"]).all() and (d["mask"].sum(1) > 1).all()
@@ -302,6 +303,40 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     assert all(float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
                and 1 <= float(r["vs_hard"]) <= 4 for r in rows)
     assert (tmp_path / "rounds.png").stat().st_size > 10_000
+
+
+def test_lineages_average_the_last_stages_of_independent_runs(tmp_path: Path) -> None:
+    """``--lineages 2 --ensemble 2``: two whole runs on their own seeds (other deals, so other
+    labels), and the last two stages of each (four policies) averaged into one, rated on the
+    labels of both runs' last fits; OUT/rounds.csv copies every stage of both runs."""
+    last = _collect(tmp_path, 120, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
+                    "--lineages", "2", "--ensemble", "2", "--eval-deals", "6")
+    rules = Rules.preset("standard", observation="history")
+    runs = [tmp_path / "lineage_0", tmp_path / "lineage_1"]
+    firsts = []
+    for run in runs:
+        with np.load(run / lookahead.DATA) as f:
+            firsts.append(f["obs"][:50])
+    assert not np.array_equal(firsts[0], firsts[1])  # each lineage its own deals
+    members = [f / "policy.pt" for r in runs for f in (r, r / "pi_1")]
+    files = [r / "pi_1" / lookahead.DATA for r in runs]
+    with np.load(files[1]) as f:
+        obs, mask = f["obs"].astype(np.float32), f["mask"]
+    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
+    logits = [load_policy(m, rules)[0](t_obs, t_mask)[0] for m in members]
+    avg = load_policy(tmp_path / "ensemble" / "policy.pt", rules)[0]
+    torch.testing.assert_close(avg(t_obs, t_mask)[0], torch.stack(logits).mean(0),
+                               atol=1e-4, rtol=1e-4)
+    assert last == pytest.approx(lookahead.regret_on(avg, rules, files, 0.05))
+    with open(tmp_path / "rounds.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "E"]
+    assert int(rows[-1]["decisions"]) == sum(len(np.load(p)["act"]) for p in files)
+    elapsed = [float(r["elapsed_s"]) for r in rows]
+    assert elapsed == sorted(elapsed)  # the second lineage's times count from the start
+    with pytest.raises(SystemExit):  # a fit on its own has one lineage
+        _collect(tmp_path / "b", 100, "--fit-only", "--lineages", "2",
+                 "--also", str(files[0]))
 
 
 def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) -> None:

@@ -32,6 +32,10 @@ lookahead that sees all the hands would measure it, and plays from its own obser
    policy on those labels only.
 5. **ensemble** (``ensemble``): the policies of the last stages averaged into one
    (``ensemble/policy.pt``, :mod:`train.ensemble`): their errors partly cancel.
+6. **lineages** (``lineages``): the whole recipe run that many times from other seeds
+   (``lineage_<i>/``, each its own labels), the last ``ensemble`` stages of every run averaged
+   into ``ensemble/policy.pt``: fits of other labels cancel more of their errors than the
+   stages of one run do.
 
 Every fit after the first starts from the last policy (``round_lr``, ``round_epochs``) and
 writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.csv`` and
@@ -70,7 +74,7 @@ from tqdm import tqdm
 
 from agents import load_agent
 from agents.expert import SeatMix, rollout_places
-from agents.policy import PolicyNet, save_policy
+from agents.policy import save_policy
 from agents.rule_based import HardAgent
 from president_env.cli import (
     arg,
@@ -86,15 +90,16 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs
+from train.common.labels import DATA, Labels, read_labels, regret_on
 from train.common.pool import split_weight
 from train.common.regret import regret
 from train.common.stages import Stages
 from train.ensemble import merge
 
-DATA = "labels.npz"
+LINEAGE_SEEDS = 1000
+"""Seeds between two lineages (``--lineages``): each run's stages take the seeds after its own."""
 SAVE_EVERY = 50_000
 """New labelled decisions between saves of the collection."""
-FIELDS = ("obs", "mask", "act", "place")
 SELF = "self"
 """In ``--opponents``: the behaviour (Hard when it is Hard)."""
 
@@ -138,6 +143,11 @@ class Args(HistoryFitArgs):
     """After the last stage, average the policies of the last ``ensemble`` stages into one
     (``OUT/ensemble/policy.pt``, :mod:`train.ensemble`), recorded as the stage ``E`` (its regret
     on the last fit's held-out labels); 1: none."""
+    lineages: int = arg(1, positive)
+    """Whole runs of these stages, each from its own seed and labels (``OUT/lineage_<i>/``),
+    then the last ``ensemble`` stages of every run averaged into ``OUT/ensemble/policy.pt``
+    (the stage ``E``): fits of other labels cancel more of each other's errors than the
+    stages of one run do (``docs/agents_results.md``)."""
     eval_deals: int = arg(0, non_negative)
     """After each fit, its policy against three Hard over this many duplicate deals (0 = not
     measured), in ``rounds.csv`` and ``rounds.png``."""
@@ -162,67 +172,10 @@ class Args(HistoryFitArgs):
         if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
             raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
         stages = 1 if self.fit_only else self.rounds + self.pi_rounds
+        if self.lineages > 1 and self.fit_only:
+            raise ValueError("--lineages: a fit on its own (--fit-only) has one lineage")
         if self.ensemble > stages:
             raise ValueError(f"--ensemble {self.ensemble}: the run has {stages} stage(s)")
-
-
-class Labels:
-    """The labelled decisions: ``obs`` (float16, exact for the observation's values),
-    ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
-
-    def __init__(self, rules: Rules, behaviour: str, path: Path | None,
-                 rollout: str = "hard", opponents: str = "hard") -> None:
-        self.path = path  # None: labels merged from files (see extend), never saved
-        self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout,
-                     "opponents": opponents}
-        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
-        if path is not None and path.is_file():
-            self.extend(path)
-
-    def extend(self, path: Path, same_behaviour: bool = True) -> None:
-        """Add the labels of the file ``path`` (ValueError for other rules or behaviour)."""
-        if not path.is_file():
-            raise ValueError(f"no labels file at {path}")
-        with np.load(path) as f:
-            for key, want in self.meta.items():
-                have = str(f[key]) if key in f else "hard"  # files before --rollout
-                if (key == "rules" or same_behaviour) and have != want:
-                    raise ValueError(f"{path} holds labels of another {key}; use another --out")
-            for k in FIELDS:
-                self.parts[k].append(f[k])
-
-    def __len__(self) -> int:
-        return sum(len(a) for a in self.parts["act"])
-
-    def add(self, **arrays: np.ndarray) -> None:
-        for k in FIELDS:
-            self.parts[k].append(arrays[k])
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {k: np.concatenate(v) for k, v in self.parts.items()}
-
-    def take_arrays(self) -> dict[str, np.ndarray]:
-        """:meth:`arrays`, emptying this object part by part (peak memory: the result and one
-        part, not twice the labels)."""
-        out = {}
-        for k, parts in self.parts.items():
-            whole = np.empty((sum(len(a) for a in parts), *parts[0].shape[1:]), parts[0].dtype)
-            at = 0
-            while parts:
-                part = parts.pop(0)
-                whole[at : at + len(part)] = part
-                at += len(part)
-            out[k] = whole
-        return out
-
-    def save(self) -> None:
-        if self.path is None:
-            raise ValueError("these labels have no file to be saved to")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp.npz")
-        fields: dict[str, Any] = {**self.arrays(), **{k: np.array(v) for k, v in self.meta.items()}}
-        np.savez(tmp, allow_pickle=False, **fields)
-        tmp.replace(self.path)
 
 
 def label_places(eng: Engine, hard: HardAgent | SeatMix, st: State, rows: np.ndarray,
@@ -426,12 +379,31 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parse(Args, argv, prog="python -m train.lookahead")
     with user_errors():
         rules = args.rules()
-        out = Path(args.out)
-        for path in part_paths(args):  # a file of other rules or behaviour fails here
-            Labels(rules, args.behaviour, path, args.rollout, args.opponents)
     if args.fit_only:
+        check_files(args, rules)
         return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
                          + [Path(a) for a in args.also])
+    if args.lineages > 1:
+        return run_lineages(args, rules)
+    stages, files, last = run(args, rules)
+    if args.ensemble > 1:
+        members = [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
+        last = average_stages(args, rules, stages, members, files)
+    return last
+
+
+def check_files(args: Args, rules: Rules) -> None:
+    """Exit with a clear error when a labels file of the run holds other rules or behaviour."""
+    with user_errors():
+        for path in part_paths(args):
+            Labels(rules, args.behaviour, path, args.rollout, args.opponents)
+
+
+def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]:
+    """The stages of one run (first collection and fit, DAgger and policy-iteration rounds):
+    their record, the labels files of the last fit and its last metrics."""
+    check_files(args, rules)
+    out = Path(args.out)
     stages = Stages(out, rules, args.eval_deals, args.progress)
     files = collect_all(args) + [Path(a) for a in args.also]
     took = stages.lap()
@@ -451,41 +423,40 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                                              epochs=args.round_epochs), rules, files)
         shutil.copyfile(sub / "policy.pt", out / "policy.pt")
         stages.add(f"{kind}{k}", sub, took, last)
-    if args.ensemble > 1:
-        last = average_stages(args, rules, stages, files)
-    return last
+    return stages, files, last
 
 
-def average_stages(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> dict[str, float]:
-    """Average the policies of the last ``args.ensemble`` stages into ``OUT/ensemble/policy.pt``
-    and record it as the stage ``E`` (no collection; its seconds are the merge and the regret),
-    with its regret on the labels of the last fit."""
+def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
+    """``args.lineages`` whole runs (``OUT/lineage_<i>``, seed ``seed + LINEAGE_SEEDS * i``),
+    then the last ``ensemble`` stages of each averaged into ``OUT/ensemble/policy.pt``. Every
+    stage is copied to ``OUT/rounds.csv`` as ``L<i>.<stage>`` (its wall clock from the start)."""
+    top = Stages(Path(args.out), rules, args.eval_deals, args.progress)
+    members: list[Path] = []
+    files: list[Path] = []
+    for i in range(args.lineages):
+        start = time.perf_counter() - top.t0
+        one = dataclasses.replace(args, out=str(Path(args.out) / f"lineage_{i}"), lineages=1,
+                                  seed=args.seed + LINEAGE_SEEDS * i)
+        stages, last_files, _ = run(one, rules)
+        top.rows += [{**r, "stage": f"L{i}.{r['stage']}",
+                      "elapsed_s": round(start + r["elapsed_s"], 1)} for r in stages.rows]
+        members += [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
+        files += last_files
+    top.lap()
+    return average_stages(args, rules, top, members, files)
+
+
+def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path],
+                   files: list[Path]) -> dict[str, float]:
+    """Average the policies ``members`` into ``OUT/ensemble/policy.pt`` and record it as the
+    stage ``E`` (no collection; its seconds are the merge and the regret), with its regret on
+    the labels ``files`` (those of the last fit of each run)."""
     folder = Path(args.out) / "ensemble"
-    net = merge([str(Path(r["folder"]) / "policy.pt") for r in stages.rows[-args.ensemble:]],
-                str(folder / "policy.pt"))
+    net = merge([str(m) for m in members], str(folder / "policy.pt"))
     last = regret_on(net, rules, files, args.holdout)
     stages.add("E", folder, 0.0, last)
     return last
 
-
-def read_labels(rules: Rules, files: list[Path], empty: str = "no labels") -> dict[str, np.ndarray]:
-    """The labels of ``files`` (any behaviour; ValueError for other rules, or ``empty`` when
-    they hold none) as one set of arrays."""
-    data = Labels(rules, "any", None)
-    for path in files:
-        data.extend(path, same_behaviour=False)
-    if not len(data):
-        raise ValueError(empty)
-    return data.take_arrays()
-
-
-def regret_on(net: PolicyNet, rules: Rules, files: list[Path], holdout: float) -> dict[str, float]:
-    """The regrets of ``net`` on the labels of ``files``, the last ``holdout`` share held out as
-    a fit splits them, and their number (``decisions``)."""
-    d = {k: torch.from_numpy(v) for k, v in read_labels(rules, files).items()}
-    n_train = int(round(len(d["act"]) * (1 - holdout)))
-    return {**regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train),
-            "decisions": float(len(d["act"]))}
 
 if __name__ == "__main__":
     main()

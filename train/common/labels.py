@@ -1,0 +1,96 @@
+"""Lookahead labels on disk (``train.lookahead``): the labelled decisions of a collection, read
+back merged from several files, and the regret of a network on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.policy import PolicyNet
+from president_env.core.rules import Rules
+from train.common.regret import regret
+
+DATA = "labels.npz"
+FIELDS = ("obs", "mask", "act", "place")
+
+
+class Labels:
+    """The labelled decisions: ``obs`` (float16, exact for the observation's values),
+    ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
+
+    def __init__(self, rules: Rules, behaviour: str, path: Path | None,
+                 rollout: str = "hard", opponents: str = "hard") -> None:
+        self.path = path  # None: labels merged from files (see extend), never saved
+        self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout,
+                     "opponents": opponents}
+        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
+        if path is not None and path.is_file():
+            self.extend(path)
+
+    def extend(self, path: Path, same_behaviour: bool = True) -> None:
+        """Add the labels of the file ``path`` (ValueError for other rules or behaviour)."""
+        if not path.is_file():
+            raise ValueError(f"no labels file at {path}")
+        with np.load(path) as f:
+            for key, want in self.meta.items():
+                have = str(f[key]) if key in f else "hard"  # files before --rollout
+                if (key == "rules" or same_behaviour) and have != want:
+                    raise ValueError(f"{path} holds labels of another {key}; use another --out")
+            for k in FIELDS:
+                self.parts[k].append(f[k])
+
+    def __len__(self) -> int:
+        return sum(len(a) for a in self.parts["act"])
+
+    def add(self, **arrays: np.ndarray) -> None:
+        for k in FIELDS:
+            self.parts[k].append(arrays[k])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: np.concatenate(v) for k, v in self.parts.items()}
+
+    def take_arrays(self) -> dict[str, np.ndarray]:
+        """:meth:`arrays`, emptying this object part by part (peak memory: the result and one
+        part, not twice the labels)."""
+        out = {}
+        for k, parts in self.parts.items():
+            whole = np.empty((sum(len(a) for a in parts), *parts[0].shape[1:]), parts[0].dtype)
+            at = 0
+            while parts:
+                part = parts.pop(0)
+                whole[at : at + len(part)] = part
+                at += len(part)
+            out[k] = whole
+        return out
+
+    def save(self) -> None:
+        if self.path is None:
+            raise ValueError("these labels have no file to be saved to")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp.npz")
+        fields: dict[str, Any] = {**self.arrays(), **{k: np.array(v) for k, v in self.meta.items()}}
+        np.savez(tmp, allow_pickle=False, **fields)
+        tmp.replace(self.path)
+
+
+def read_labels(rules: Rules, files: list[Path], empty: str = "no labels") -> dict[str, np.ndarray]:
+    """The labels of ``files`` (any behaviour; ValueError for other rules, or ``empty`` when
+    they hold none) as one set of arrays."""
+    data = Labels(rules, "any", None)
+    for path in files:
+        data.extend(path, same_behaviour=False)
+    if not len(data):
+        raise ValueError(empty)
+    return data.take_arrays()
+
+
+def regret_on(net: PolicyNet, rules: Rules, files: list[Path], holdout: float) -> dict[str, float]:
+    """The regrets of ``net`` on the labels of ``files``, the last ``holdout`` share held out as
+    a fit splits them, and their number (``decisions``)."""
+    d = {k: torch.from_numpy(v) for k, v in read_labels(rules, files).items()}
+    n_train = int(round(len(d["act"]) * (1 - holdout)))
+    return {**regret(net, d["obs"], d["mask"], d["place"], d["act"].long(), n_train),
+            "decisions": float(len(d["act"]))}
