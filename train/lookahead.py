@@ -429,7 +429,9 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
 def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
     """``args.lineages`` whole runs (``OUT/lineage_<i>``, seed ``seed + LINEAGE_SEEDS * i``),
     then the last ``ensemble`` stages of each averaged into ``OUT/ensemble/policy.pt``. Every
-    stage is copied to ``OUT/rounds.csv`` as ``L<i>.<stage>`` (its wall clock from the start)."""
+    stage is copied to ``OUT/rounds.csv`` as ``L<i>.<stage>`` (its wall clock from the start),
+    and the average is rated on the labels of the last run's last fit only (every run's could
+    be several times the memory of one fit)."""
     top = Stages(Path(args.out), rules, args.eval_deals, args.progress)
     members: list[Path] = []
     files: list[Path] = []
@@ -441,7 +443,7 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
         top.rows += [{**r, "stage": f"L{i}.{r['stage']}",
                       "elapsed_s": round(start + r["elapsed_s"], 1)} for r in stages.rows]
         members += [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
-        files += last_files
+        files = last_files
     top.lap()
     return average_stages(args, rules, top, members, files)
 
@@ -450,7 +452,7 @@ def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path]
                    files: list[Path]) -> dict[str, float]:
     """Average the policies ``members`` into ``OUT/ensemble/policy.pt`` and record it as the
     stage ``E`` (no collection; its seconds are the merge and the regret), with its regret on
-    the labels ``files`` (those of the last fit of each run)."""
+    the labels ``files`` (those of the last fit)."""
     folder = Path(args.out) / "ensemble"
     net = merge([str(m) for m in members], str(folder / "policy.pt"))
     last = regret_on(net, rules, files, args.holdout)
