@@ -331,7 +331,8 @@ def test_lineages_average_the_last_stages_of_independent_runs(tmp_path: Path) ->
     with open(tmp_path / "rounds.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "E"]
-    assert int(rows[-1]["decisions"]) == len(np.load(files[1])["act"])
+    with np.load(files[1]) as f:
+        assert int(rows[-1]["decisions"]) == len(f["act"])
     elapsed = [float(r["elapsed_s"]) for r in rows]
     assert elapsed == sorted(elapsed)  # the second lineage's times count from the start
     with pytest.raises(SystemExit):  # a fit on its own has one lineage

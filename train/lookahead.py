@@ -90,9 +90,8 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs
-from train.common.labels import DATA, Labels, read_labels, regret_on
+from train.common.labels import DATA, Labels, read_labels, regret, regret_on
 from train.common.pool import split_weight
-from train.common.regret import regret
 from train.common.stages import Stages
 from train.ensemble import merge
 
