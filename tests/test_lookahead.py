@@ -36,6 +36,7 @@ from train.common.labels import FIELDS
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
 LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
 LOOKAHEAD_AVG = SHIPPED.with_name("standard_4p_lookahead_avg.pt")
+LOOKAHEAD_UNION = SHIPPED.with_name("standard_4p_lookahead_union.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -254,10 +255,10 @@ def test_sigterm_to_the_parent_ends_the_workers(tmp_path: Path) -> None:
             proc.stderr.close()
 
 
-def _fitted_from(folder: Path, files: list[Path], rules: Rules) -> None:
-    """The fit in ``folder`` started from ``folder/behaviour.pt``: its epoch-0 regret is that
-    network's on the labels of ``files``."""
-    agent = PolicyAgent.load(folder / "behaviour.pt", rules)
+def _fitted_from(folder: Path, files: list[Path], rules: Rules, start: Path | None = None) -> None:
+    """The fit in ``folder`` started from ``start`` (``folder/behaviour.pt``): its epoch-0
+    regret is that network's on the labels of ``files``."""
+    agent = PolicyAgent.load(start or folder / "behaviour.pt", rules)
     assert isinstance(agent, PolicyAgent)
     want = lookahead.regret_on(agent.net, rules, files, 0.05)
     with open(folder / "metrics.csv") as f:
@@ -340,6 +341,41 @@ def test_lineages_average_the_last_stages_of_independent_runs(tmp_path: Path) ->
                  "--also", str(files[0]))
 
 
+def test_union_fits_start_from_each_run_and_learn_every_policy_iteration_label(
+        tmp_path: Path) -> None:
+    """``--lineages 2 --union 2``: after both runs, each union fit starts from one run's last
+    policy and fits the policy-iteration labels of both runs; the two are averaged (stage E,
+    rated on the last run's last labels). A union without policy-iteration rounds, beside an
+    ensemble of stages or on its own (``--fit-only``) is refused."""
+    last = _collect(tmp_path, 120, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
+                    "--lineages", "2", "--union", "2", "--eval-deals", "6")
+    rules = Rules.preset("standard", observation="history")
+    runs = [tmp_path / "lineage_0", tmp_path / "lineage_1"]
+    files = [r / "pi_1" / lookahead.DATA for r in runs]
+    union = [tmp_path / "union_0", tmp_path / "union_1"]
+    for run, fold in zip(runs, union, strict=True):
+        _fitted_from(fold, files, rules, start=run / "policy.pt")
+    with np.load(files[1]) as f:
+        obs, mask = f["obs"].astype(np.float32), f["mask"]
+    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
+    logits = [load_policy(u / "policy.pt", rules)[0](t_obs, t_mask)[0] for u in union]
+    assert not torch.allclose(logits[0], logits[1])
+    avg = load_policy(tmp_path / "ensemble" / "policy.pt", rules)[0]
+    torch.testing.assert_close(avg(t_obs, t_mask)[0], torch.stack(logits).mean(0),
+                               atol=1e-4, rtol=1e-4)
+    assert last == pytest.approx(lookahead.regret_on(avg, rules, files[1:], 0.05))
+    with open(tmp_path / "rounds.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "U0", "U1", "E"]
+    n = sum(int(r["decisions"]) for r in rows if ".PI" in r["stage"])
+    assert int(rows[4]["decisions"]) == int(rows[5]["decisions"]) == n
+    for extra in (["--union", "2"], ["--pi-rounds", "1", "--union", "2", "--ensemble", "2"],
+                  ["--fit-only", "--union", "1", "--also", str(files[0])]):
+        with pytest.raises(SystemExit):
+            _collect(tmp_path / "b", 100, *extra)
+        assert not (tmp_path / "b").exists()
+
+
 def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) -> None:
     """Two stages cannot give three to average, and a fit on its own (``--fit-only``, whatever
     ``--rounds`` says) has one: refused before anything runs."""
@@ -361,12 +397,14 @@ def test_targets_centre_the_legal_values() -> None:
 
 
 @pytest.mark.parametrize(("path", "hidden", "below"), [(LOOKAHEAD, 256, 2.4),
-                                                     (LOOKAHEAD_AVG, 768, 2.3)])
+                                                     (LOOKAHEAD_AVG, 768, 2.3),
+                                                     (LOOKAHEAD_UNION, 768, 2.3)])
 def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
                                                                      below: float) -> None:
-    """``agents/pretrained/standard_4p_lookahead.pt`` and the average of three lookahead
-    policies (``standard_4p_lookahead_avg.pt``) read the history observation, refuse the
-    standard one, and are ahead of three Hard on deals of another seed than the README's."""
+    """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
+    (``standard_4p_lookahead_avg.pt``) and of three union fits (``standard_4p_lookahead_union.pt``)
+    read the history observation, refuse the standard one, and are ahead of three Hard on
+    deals of another seed than the README's."""
     from train.eval.tournament import evaluate_policy
 
     rules = Rules.preset("standard", observation="history")

@@ -36,6 +36,8 @@ lookahead that sees all the hands would measure it, and plays from its own obser
    (``lineage_<i>/``, each its own labels), the last ``ensemble`` stages of every run averaged
    into ``ensemble/policy.pt``: fits of other labels cancel more of their errors than the
    stages of one run do.
+7. **union** (``union``): that many fits on the policy-iteration labels of every run at once,
+   each from one run's last policy (``union_<i>/``), averaged into ``ensemble/policy.pt``.
 
 Every fit after the first starts from the last policy (``round_lr``, ``round_epochs``) and
 writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.csv`` and
@@ -90,7 +92,7 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs
-from train.common.labels import DATA, Labels, read_labels, regret, regret_on
+from train.common.labels import DATA, Labels, read_labels, regret, regret_on, steady_heap
 from train.common.pool import split_weight
 from train.common.stages import Stages
 from train.ensemble import merge
@@ -142,6 +144,12 @@ class Args(HistoryFitArgs):
     """After the last stage, average the policies of the last ``ensemble`` stages into one
     (``OUT/ensemble/policy.pt``, :mod:`train.ensemble`), recorded as the stage ``E`` (its regret
     on the last fit's held-out labels); 1: none."""
+    union: int = arg(0, non_negative)
+    """After the last stage, fit this many networks on the union of the policy-iteration
+    labels of every run (``OUT/union_<i>/``, the stage ``U<i>``), the ``i``-th from the last
+    policy of run ``i`` (cycling), then average them into ``OUT/ensemble/policy.pt`` (the stage
+    ``E``; with ``--ensemble 1``): fits of several times the labels, whose own errors cancel in
+    the average (``docs/agents_results.md``). 0: none."""
     lineages: int = arg(1, positive)
     """Whole runs of these stages, each from its own seed and labels (``OUT/lineage_<i>/``),
     then the last ``ensemble`` stages of every run averaged into ``OUT/ensemble/policy.pt``
@@ -175,6 +183,9 @@ class Args(HistoryFitArgs):
             raise ValueError("--lineages: a fit on its own (--fit-only) has one lineage")
         if self.ensemble > stages:
             raise ValueError(f"--ensemble {self.ensemble}: the run has {stages} stage(s)")
+        if self.union and (self.fit_only or not self.pi_rounds or self.ensemble > 1):
+            raise ValueError("--union fits on the labels of the policy-iteration rounds "
+                             "(--pi-rounds, not --fit-only) and is averaged alone (--ensemble 1)")
 
 
 def label_places(eng: Engine, hard: HardAgent | SeatMix, st: State, rows: np.ndarray,
@@ -289,6 +300,7 @@ def targets(place: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torc
 
 def fit(args: Args, rules: Rules, d: dict[str, np.ndarray], out: Path) -> dict[str, float]:
     """Train the network on ``d`` (see the module docstring); the last epoch's metrics."""
+    steady_heap()
     net = args.network(rules)
     obs, mask = torch.from_numpy(d["obs"]), torch.from_numpy(d["mask"])
     place, act = torch.from_numpy(d["place"]), torch.from_numpy(d["act"]).long()
@@ -382,7 +394,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         check_files(args, rules)
         return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
                          + [Path(a) for a in args.also])
-    if args.lineages > 1:
+    if args.lineages > 1 or args.union:
         return run_lineages(args, rules)
     stages, files, last = run(args, rules)
     if args.ensemble > 1:
@@ -427,13 +439,16 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
 
 def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
     """``args.lineages`` whole runs (``OUT/lineage_<i>``, seed ``seed + LINEAGE_SEEDS * i``),
-    then the last ``ensemble`` stages of each averaged into ``OUT/ensemble/policy.pt``. Every
+    then the last ``ensemble`` stages of each (or the ``union`` fits on their policy-iteration
+    labels: :func:`union_fits`) averaged into ``OUT/ensemble/policy.pt``. Every
     stage is copied to ``OUT/rounds.csv`` as ``L<i>.<stage>`` (its wall clock from the start),
     and the average is rated on the labels of the last run's last fit only (every run's could
     be several times the memory of one fit)."""
     top = Stages(Path(args.out), rules, args.eval_deals, args.progress)
     members: list[Path] = []
     files: list[Path] = []
+    pi_files: list[Path] = []
+    lasts: list[Path] = []
     for i in range(args.lineages):
         start = time.perf_counter() - top.t0
         one = dataclasses.replace(args, out=str(Path(args.out) / f"lineage_{i}"), lineages=1,
@@ -443,8 +458,30 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
                       "elapsed_s": round(start + r["elapsed_s"], 1)} for r in stages.rows]
         members += [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
         files = last_files
+        pi_files += [p for r in stages.rows if r["stage"].startswith("PI")
+                     for p in part_paths(dataclasses.replace(one, out=r["folder"]))]
+        lasts.append(Path(one.out) / "policy.pt")
     top.lap()
+    if args.union:  # rated, as the lineages' average, on the last run's last labels only
+        members = union_fits(args, rules, top, [p for p in pi_files if p.is_file()], lasts)
     return average_stages(args, rules, top, members, files)
+
+
+def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path],
+               lasts: list[Path]) -> list[Path]:
+    """``args.union`` fits on the labels ``files`` (read once), the ``i``-th from ``lasts[i]``
+    (cycling) and seeded ``seed + i``, in ``OUT/union_<i>/``, recorded as the stages
+    ``U<i>``: their policies."""
+    with user_errors():
+        d = read_labels(rules, files)
+    out = []
+    for i in range(args.union):
+        folder = Path(args.out) / f"union_{i}"
+        one = dataclasses.replace(args, out=str(folder), init=str(lasts[i % len(lasts)]),
+                                  lr=args.round_lr, epochs=args.round_epochs, seed=args.seed + i)
+        stages.add(f"U{i}", folder, 0.0, fit(one, rules, d, folder))
+        out.append(folder / "policy.pt")
+    return out
 
 
 def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path],

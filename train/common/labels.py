@@ -4,6 +4,8 @@ choice loses against the best label of each decision)."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,23 @@ from president_env.core.rules import Rules
 
 DATA = "labels.npz"
 FIELDS = ("obs", "mask", "act", "place")
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameter: allocations from this size up are mapped, and unmapped when
+freed."""
+
+
+def steady_heap(threshold: int = 1 << 20) -> bool:
+    """Map every buffer of ``threshold`` bytes or more (with glibc; False elsewhere). glibc
+    raises its threshold to the size of each mapped buffer freed, so the 28 MB batches of a fit
+    or a regret pass then come from the heap, which fragments and keeps what they freed: a fit
+    on 4.9M labels (9 GB) grew to 23 GB and was killed. A fixed threshold keeps it near the
+    labels' size."""
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+        return bool(libc is not None and libc.mallopt(M_MMAP_THRESHOLD, threshold))
+    except (OSError, AttributeError):
+        return False
 
 
 def regret(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, place: torch.Tensor,
@@ -99,6 +118,7 @@ class Labels:
 def read_labels(rules: Rules, files: list[Path], empty: str = "no labels") -> dict[str, np.ndarray]:
     """The labels of ``files`` (any behaviour; ValueError for other rules, or ``empty`` when
     they hold none) as one set of arrays."""
+    steady_heap()
     data = Labels(rules, "any", None)
     for path in files:
         data.extend(path, same_behaviour=False)
