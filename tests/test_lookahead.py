@@ -306,6 +306,20 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     assert (tmp_path / "rounds.png").stat().st_size > 10_000
 
 
+def _is_the_average(out: Path, members: list[Path], labels: Path, rules: Rules,
+                    last: dict[str, float]) -> list[torch.Tensor]:
+    """``out/ensemble/policy.pt`` gives the mean of the ``members``' logits on the positions of
+    ``labels``, and ``last`` is its regret on them: the members' logits."""
+    with np.load(labels) as f:
+        obs, mask = torch.from_numpy(f["obs"].astype(np.float32)), torch.from_numpy(f["mask"])
+    logits = [load_policy(m, rules)[0](obs, mask)[0] for m in members]
+    avg = load_policy(out / "ensemble" / "policy.pt", rules)[0]
+    torch.testing.assert_close(avg(obs, mask)[0], torch.stack(logits).mean(0),
+                               atol=1e-4, rtol=1e-4)
+    assert last == pytest.approx(lookahead.regret_on(avg, rules, [labels], 0.05))
+    return logits
+
+
 def test_lineages_average_the_last_stages_of_independent_runs(tmp_path: Path) -> None:
     """``--lineages 2 --ensemble 2``: two whole runs on their own seeds (other deals, so other
     labels), and the last two stages of each (four policies) averaged into one, rated on the
@@ -321,14 +335,7 @@ def test_lineages_average_the_last_stages_of_independent_runs(tmp_path: Path) ->
     assert not np.array_equal(firsts[0], firsts[1])  # each lineage its own deals
     members = [f / "policy.pt" for r in runs for f in (r, r / "pi_1")]
     files = [r / "pi_1" / lookahead.DATA for r in runs]
-    with np.load(files[1]) as f:
-        obs, mask = f["obs"].astype(np.float32), f["mask"]
-    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
-    logits = [load_policy(m, rules)[0](t_obs, t_mask)[0] for m in members]
-    avg = load_policy(tmp_path / "ensemble" / "policy.pt", rules)[0]
-    torch.testing.assert_close(avg(t_obs, t_mask)[0], torch.stack(logits).mean(0),
-                               atol=1e-4, rtol=1e-4)
-    assert last == pytest.approx(lookahead.regret_on(avg, rules, files[1:], 0.05))
+    _is_the_average(tmp_path, members, files[1], rules, last)
     with open(tmp_path / "rounds.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "E"]
@@ -355,15 +362,8 @@ def test_union_fits_start_from_each_run_and_learn_every_policy_iteration_label(
     union = [tmp_path / "union_0", tmp_path / "union_1"]
     for run, fold in zip(runs, union, strict=True):
         _fitted_from(fold, files, rules, start=run / "policy.pt")
-    with np.load(files[1]) as f:
-        obs, mask = f["obs"].astype(np.float32), f["mask"]
-    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
-    logits = [load_policy(u / "policy.pt", rules)[0](t_obs, t_mask)[0] for u in union]
+    logits = _is_the_average(tmp_path, [u / "policy.pt" for u in union], files[1], rules, last)
     assert not torch.allclose(logits[0], logits[1])
-    avg = load_policy(tmp_path / "ensemble" / "policy.pt", rules)[0]
-    torch.testing.assert_close(avg(t_obs, t_mask)[0], torch.stack(logits).mean(0),
-                               atol=1e-4, rtol=1e-4)
-    assert last == pytest.approx(lookahead.regret_on(avg, rules, files[1:], 0.05))
     with open(tmp_path / "rounds.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "U0", "U1", "E"]
