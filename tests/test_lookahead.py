@@ -7,12 +7,14 @@ collection keeps legal decisions of the labelled seats only, with the behaviour'
 behaviour's file; the fit lowers its loss, its regret is measured against the labels, and it
 writes a policy that a history table plays; the opponents of ``--opponents`` play the games and
 the rollouts; one command runs the DAgger and policy-iteration rounds, each fitted from the last
-policy on the labels it should use.
+policy on the labels it should use, whole runs (``--lineages``) and fits on the union of their
+labels (``--union``), averaged; the fits map their large buffers (glibc's heap).
 """
 
 from __future__ import annotations
 
 import csv
+import platform
 import subprocess
 import sys
 import time
@@ -386,6 +388,34 @@ def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) 
         with pytest.raises(SystemExit):
             _collect(tmp_path / "b", 100, *extra)
         assert not (tmp_path / "b" / "policy.pt").exists()
+
+
+_HEAP_PROBE = """
+import ctypes, sys
+from train.common.labels import steady_heap
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+libc = ctypes.CDLL("libc.so.6")
+libc.mallinfo2.restype = Info
+x = bytearray(28 << 20)
+del x  # glibc raises its mmap threshold to 28 MB
+ok = steady_heap() if sys.argv[1] == "fixed" else None
+before = libc.mallinfo2().hblkhd
+y = bytearray(4 << 20)
+print(ok, (libc.mallinfo2().hblkhd - before) >> 20)
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc only")
+@pytest.mark.parametrize(("mode", "want"), [("dynamic", "None 0"), ("fixed", "True 4")])
+def test_the_fits_fix_the_heap_threshold(mode: str, want: str) -> None:
+    """After a 28 MB buffer is freed, glibc serves a 4 MB one from the heap (where a fit's
+    freed batches fragment and stay); ``steady_heap`` (called by every fit and label read)
+    maps it, so freeing gives it back. In a fresh process: the threshold is process-wide."""
+    out = subprocess.run([sys.executable, "-c", _HEAP_PROBE, mode], capture_output=True,
+                         text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.split() == want.split()
 
 
 def test_targets_centre_the_legal_values() -> None:
