@@ -448,7 +448,6 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
     members: list[Path] = []
     files: list[Path] = []
     pi_files: list[Path] = []
-    lasts: list[Path] = []
     for i in range(args.lineages):
         start = time.perf_counter() - top.t0
         one = dataclasses.replace(args, out=str(Path(args.out) / f"lineage_{i}"), lineages=1,
@@ -460,24 +459,23 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
         files = last_files
         pi_files += [p for r in stages.rows if r["stage"].startswith("PI")
                      for p in part_paths(dataclasses.replace(one, out=r["folder"]))]
-        lasts.append(Path(one.out) / "policy.pt")
     top.lap()
     if args.union:  # rated, as the lineages' average, on the last run's last labels only
-        members = union_fits(args, rules, top, [p for p in pi_files if p.is_file()], lasts)
+        members = union_fits(args, rules, top, [p for p in pi_files if p.is_file()])
     return average_stages(args, rules, top, members, files)
 
 
-def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path],
-               lasts: list[Path]) -> list[Path]:
-    """``args.union`` fits on the labels ``files`` (read once), the ``i``-th from ``lasts[i]``
-    (cycling) and seeded ``seed + i``, in ``OUT/union_<i>/``, recorded as the stages
-    ``U<i>``: their policies."""
+def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> list[Path]:
+    """``args.union`` fits on the labels ``files`` (read once), the ``i``-th from the last
+    policy of run ``i`` (cycling) and seeded ``seed + i``, in ``OUT/union_<i>/``, recorded as
+    the stages ``U<i>``: their policies."""
     with user_errors():
         d = read_labels(rules, files)
     out = []
     for i in range(args.union):
         folder = Path(args.out) / f"union_{i}"
-        one = dataclasses.replace(args, out=str(folder), init=str(lasts[i % len(lasts)]),
+        last = Path(args.out) / f"lineage_{i % args.lineages}" / "policy.pt"
+        one = dataclasses.replace(args, out=str(folder), init=str(last),
                                   lr=args.round_lr, epochs=args.round_epochs, seed=args.seed + i)
         stages.add(f"U{i}", folder, 0.0, fit(one, rules, d, folder))
         out.append(folder / "policy.pt")

@@ -5,7 +5,6 @@ choice loses against the best label of each decision)."""
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,9 @@ def steady_heap(threshold: int = 1 << 20) -> bool:
     or a regret pass then come from the heap, which fragments and keeps what they freed: a fit
     on 4.9M labels (9 GB) grew to 23 GB and was killed. A fixed threshold keeps it near the
     labels' size."""
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name) if name else None
-        return bool(libc is not None and libc.mallopt(M_MMAP_THRESHOLD, threshold))
-    except (OSError, AttributeError):
+    try:  # the process's own symbols: glibc's where it is the C library
+        return bool(ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, threshold))
+    except (OSError, AttributeError, TypeError):
         return False
 
 
