@@ -20,6 +20,7 @@ differ in how the game is played, so whatever seats a policy at a table of given
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,9 +94,10 @@ def widen_input(net: PolicyNet, obs_size: int) -> PolicyNet:
     return wide
 
 
-def average_nets(nets: list[PolicyNet]) -> PolicyNet:
+def average_nets(nets: list[PolicyNet], weights: Sequence[float] | None = None) -> PolicyNet:
     """One :class:`PolicyNet` whose policy logits (before the mask) and value are the mean of
-    ``nets``' (same inputs and actions, any widths): the members side by side in a trunk as
+    ``nets``' (same inputs and actions, any widths), or their mean weighted by ``weights``
+    (positive, one per net, normalised to sum to 1): the members side by side in a trunk as
     wide as all of them together (block-diagonal second layer), heads averaging theirs. An
     ensemble that is a plain checkpoint, so everything that reads one plays it."""
     if not nets:
@@ -103,7 +105,8 @@ def average_nets(nets: list[PolicyNet]) -> PolicyNet:
     sizes = {(n.obs_size, n.num_actions) for n in nets}
     if len(sizes) > 1:
         raise ValueError(f"the networks differ in (inputs, actions): {sorted(sizes)}")
-    k, sd = len(nets), [n.state_dict() for n in nets]
+    w = torch.full((len(nets),), 1.0 / len(nets)) if weights is None else weight_shares(weights, len(nets))
+    sd = [n.state_dict() for n in nets]
 
     def cat(key: str, dim: int = 0) -> torch.Tensor:
         return torch.cat([s[key] for s in sd], dim)
@@ -112,11 +115,19 @@ def average_nets(nets: list[PolicyNet]) -> PolicyNet:
              "trunk.2.weight": torch.block_diag(*[s["trunk.2.weight"] for s in sd]),
              "trunk.2.bias": cat("trunk.2.bias")}
     for head in ("pi", "v"):
-        state[f"{head}.weight"] = cat(f"{head}.weight", 1) / k
-        state[f"{head}.bias"] = torch.stack([s[f"{head}.bias"] for s in sd]).mean(0)
+        state[f"{head}.weight"] = torch.cat([s[f"{head}.weight"] * wi for s, wi in zip(sd, w)], 1)
+        state[f"{head}.bias"] = sum(s[f"{head}.bias"] * wi for s, wi in zip(sd, w))
     out = PolicyNet(nets[0].obs_size, nets[0].num_actions, sum(n.hidden for n in nets))
     out.load_state_dict(state)
     return out.eval()
+
+
+def weight_shares(weights: Sequence[float], n: int) -> torch.Tensor:
+    """``weights`` as shares summing to 1; a ValueError unless ``n`` finite positive numbers."""
+    w = torch.as_tensor(list(weights), dtype=torch.float32)
+    if len(w) != n or not bool(torch.isfinite(w).all() & (w > 0).all()):
+        raise ValueError(f"expected {n} positive weights (one per network), got {list(weights)}")
+    return w / w.sum()
 
 
 def _scale(obs: torch.Tensor) -> torch.Tensor:

@@ -68,6 +68,39 @@ def test_the_average_is_the_mean_of_its_members() -> None:
     assert torch.equal(logits.argmax(-1), want_logits.argmax(-1))
 
 
+def test_a_weighted_average_is_the_weighted_mean_of_its_members(tmp_path: Path) -> None:
+    rules = Rules.preset("standard", observation="history")
+    nets = _members(rules, (32, 48))
+    obs, mask = _positions(rules)
+    outs = [n(obs.float(), mask) for n in nets]
+    legal = mask.bool()
+    avg = average_nets(nets, [2.0, 1.0])
+    logits, value = avg(obs.float(), mask)
+    torch.testing.assert_close(logits[legal], ((2 * outs[0][0] + outs[1][0]) / 3)[legal],
+                               rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(value, (2 * outs[0][1] + outs[1][1]) / 3, rtol=1e-5, atol=1e-5)
+    # not the plain mean: the weights change some greedy actions
+    plain = average_nets(nets)(obs.float(), mask)[0]
+    assert bool((plain.argmax(-1) != logits.argmax(-1)).any())
+    # equal weights are the plain mean; the CLI writes the weighted one and records the weights
+    torch.testing.assert_close(average_nets(nets, [5.0, 5.0])(obs.float(), mask)[0], plain)
+    paths = [tmp_path / "a.pt", tmp_path / "b.pt"]
+    for p, net in zip(paths, nets):
+        save_policy(p, net, rules)
+    out = tmp_path / "w.pt"
+    ensemble.main([",".join(map(str, paths)), "--weights", "2,1", "--out", str(out)])
+    again, _, meta = load_policy(out, rules)
+    torch.testing.assert_close(again(obs.float(), mask)[0][legal], logits[legal])
+    assert meta["weights"] == [2.0, 1.0]
+    for bad in (["1"], ["1", "0"], ["1", "-1"], ["1", "nan"]):
+        with pytest.raises(ValueError, match="positive weights"):
+            average_nets(nets, [float(b) for b in bad])
+        with pytest.raises(SystemExit):
+            ensemble.main([",".join(map(str, paths)), "--weights", ",".join(bad),
+                           "--out", str(tmp_path / "no.pt")])
+    assert not (tmp_path / "no.pt").exists()
+
+
 def test_the_cli_writes_a_checkpoint_that_plays(tmp_path: Path) -> None:
     rules = Rules.preset("standard", observation="history")
     paths = []

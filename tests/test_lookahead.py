@@ -33,12 +33,13 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import check_rules, policy_obs_size
 from train import lookahead
-from train.common.labels import FIELDS
+from train.common.labels import FIELDS, regret_on
 
 SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "standard_4p.pt"
 LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
 LOOKAHEAD_AVG = SHIPPED.with_name("standard_4p_lookahead_avg.pt")
 LOOKAHEAD_UNION = SHIPPED.with_name("standard_4p_lookahead_union.pt")
+LOOKAHEAD_LEAGUE = SHIPPED.with_name("standard_4p_lookahead_league.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -262,7 +263,7 @@ def _fitted_from(folder: Path, files: list[Path], rules: Rules, start: Path | No
     regret is that network's on the labels of ``files``."""
     agent = PolicyAgent.load(start or folder / "behaviour.pt", rules)
     assert isinstance(agent, PolicyAgent)
-    want = lookahead.regret_on(agent.net, rules, files, 0.05)
+    want = regret_on(agent.net, rules, files, 0.05)
     with open(folder / "metrics.csv") as f:
         row = next(csv.DictReader(f))
     assert float(row["train_regret"]) == pytest.approx(want["train_regret"], abs=1e-6)
@@ -298,7 +299,7 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     mean = torch.stack([load_policy(f / "policy.pt", rules)[0](t_obs, t_mask)[0]
                         for f in (dag, pi)]).mean(0)
     assert (PolicyAgent(avg, rules).act_batch(obs, mask) == mean.argmax(-1).numpy()).all()
-    assert last == pytest.approx(lookahead.regret_on(avg, rules, [pi / lookahead.DATA], 0.05))
+    assert last == pytest.approx(regret_on(avg, rules, [pi / lookahead.DATA], 0.05))
     with open(tmp_path / "rounds.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["stage"] for r in rows] == ["R0", "D1", "PI1", "E"]
@@ -318,7 +319,7 @@ def _is_the_average(out: Path, members: list[Path], labels: Path, rules: Rules,
     avg = load_policy(out / "ensemble" / "policy.pt", rules)[0]
     torch.testing.assert_close(avg(obs, mask)[0], torch.stack(logits).mean(0),
                                atol=1e-4, rtol=1e-4)
-    assert last == pytest.approx(lookahead.regret_on(avg, rules, [labels], 0.05))
+    assert last == pytest.approx(regret_on(avg, rules, [labels], 0.05))
     return logits
 
 
@@ -378,6 +379,57 @@ def test_union_fits_start_from_each_run_and_learn_every_policy_iteration_label(
         assert not (tmp_path / "b").exists()
 
 
+def test_the_league_round_refits_the_union_fits_on_labels_of_another_table(
+        tmp_path: Path) -> None:
+    """``--union 2 --league N``: the union average plays the labelled seat and plays on for it
+    at a table of Hard and itself; each union fit is refitted from itself on those labels only,
+    and the union fits and the refits are averaged with the weights 1 - w and w (stage F, rated
+    on the league labels), the refits alone by default (w = 1). A league without union fits,
+    or weighted 0, is refused."""
+    last = _collect(tmp_path, 100, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
+                    "--union", "2", "--league", "120", "--league-weight", "0.25")
+    rules = Rules.preset("standard", observation="history")
+    league = tmp_path / "league"
+    assert (league / "behaviour.pt").read_bytes() == (
+        tmp_path / "ensemble" / "policy.pt").read_bytes()
+    with np.load(league / lookahead.DATA) as f:
+        assert str(f["behaviour"]) == str(f["rollout"]) == str(league / "behaviour.pt")
+        assert str(f["opponents"]) == "hard:1,self:1"
+        obs, mask, act = f["obs"].astype(np.float32), f["mask"], f["act"]
+    assert len(act) >= 120
+    assert (load_agent(str(league / "behaviour.pt"), rules).act_batch(obs, mask) == act).all()
+    union = [tmp_path / "union_0" / "policy.pt", tmp_path / "union_1" / "policy.pt"]
+    refits = [tmp_path / "league_0", tmp_path / "league_1"]
+    for start, fold in zip(union, refits, strict=True):
+        _fitted_from(fold, [league / lookahead.DATA], rules, start=start)
+    t_obs, t_mask = torch.from_numpy(obs), torch.from_numpy(mask)
+    logits = [load_policy(m, rules)[0](t_obs, t_mask)[0]
+              for m in union + [r / "policy.pt" for r in refits]]
+    want = 0.375 * (logits[0] + logits[1]) + 0.125 * (logits[2] + logits[3])
+    final = load_policy(league / "policy.pt", rules)[0]
+    torch.testing.assert_close(final(t_obs, t_mask)[0], want, atol=1e-4, rtol=1e-4)
+    assert not torch.allclose(logits[0], logits[2], atol=1e-3)  # the refits moved
+    assert last == pytest.approx(regret_on(final, rules, [league / lookahead.DATA], 0.05))
+    with open(tmp_path / "rounds.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "U0", "U1", "E", "G0", "G1", "F"]
+    assert int(rows[-1]["decisions"]) == len(act)
+    # the default weight 1: the refits alone (the run again resumes every collection)
+    _collect(tmp_path, 100, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
+             "--union", "2", "--league", "120")
+    final = load_policy(league / "policy.pt", rules)[0]
+    assert final.hidden == sum(load_policy(r / "policy.pt", rules)[0].hidden for r in refits)
+    torch.testing.assert_close(final(t_obs, t_mask)[0], (logits[2] + logits[3]) / 2,
+                               atol=1e-4, rtol=1e-4)
+    for extra in (["--pi-rounds", "1", "--league", "100"],
+                  ["--pi-rounds", "1", "--union", "1", "--league", "100", "--league-weight", "0"],
+                  ["--pi-rounds", "1", "--union", "1", "--league", "100",
+                   "--league-opponents", "hard:0"]):
+        with pytest.raises(SystemExit):
+            _collect(tmp_path / "b", 100, *extra)
+        assert not (tmp_path / "b").exists()
+
+
 def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) -> None:
     """Two stages cannot give three to average, and a fit on its own (``--fit-only``, whatever
     ``--rounds`` says) has one: refused before anything runs."""
@@ -428,12 +480,14 @@ def test_targets_centre_the_legal_values() -> None:
 
 @pytest.mark.parametrize(("path", "hidden", "below"), [(LOOKAHEAD, 256, 2.4),
                                                      (LOOKAHEAD_AVG, 768, 2.3),
-                                                     (LOOKAHEAD_UNION, 768, 2.3)])
+                                                     (LOOKAHEAD_UNION, 768, 2.3),
+                                                     (LOOKAHEAD_LEAGUE, 768, 2.3)])
 def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
                                                                      below: float) -> None:
     """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
-    (``standard_4p_lookahead_avg.pt``) and of three union fits (``standard_4p_lookahead_union.pt``)
-    read the history observation, refuse the standard one, and are ahead of three Hard on
+    (``standard_4p_lookahead_avg.pt``), of three union fits (``standard_4p_lookahead_union.pt``)
+    and of those with their league round (``standard_4p_lookahead_league.pt``) read the history
+    observation, refuse the standard one, and are ahead of three Hard on
     deals of another seed than the README's."""
     from train.eval.tournament import evaluate_policy
 

@@ -92,13 +92,10 @@ from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
 from president_env.table import policy_obs_size
 from train.common.args import HistoryFitArgs
-from train.common.labels import DATA, Labels, read_labels, regret, regret_on, steady_heap
+from train.common.labels import DATA, Labels, read_labels, regret, steady_heap
 from train.common.pool import split_weight
 from train.common.stages import Stages
-from train.ensemble import merge
 
-LINEAGE_SEEDS = 1000
-"""Seeds between two lineages (``--lineages``): each run's stages take the seeds after its own."""
 SAVE_EVERY = 50_000
 """New labelled decisions between saves of the collection."""
 SELF = "self"
@@ -150,6 +147,19 @@ class Args(HistoryFitArgs):
     policy of run ``i`` (cycling), then average them into ``OUT/ensemble/policy.pt`` (the stage
     ``E``; with ``--ensemble 1``): fits of several times the labels, whose own errors cancel in
     the average (``docs/agents_results.md``). 0: none."""
+    league: int = arg(0, non_negative)
+    """With ``union``: decisions of a last league round, played and rolled out by the union
+    average against ``league_opponents`` (``OUT/league/``); each union fit is refitted from
+    itself on those labels only (``OUT/league_<i>/``, stages ``G<i>``), and these averaged
+    (with the union fits if ``league_weight`` < 1) into ``OUT/league/policy.pt`` (stage
+    ``F``): values against other tables than Hard's (the Expert's, the policy's own), for part
+    of the lead over Hard (``docs/agents_results.md``). 0: none."""
+    league_opponents: str = "hard:1,self:1"
+    """The other seats of the league round, as ``opponents`` (``self``: the union average)."""
+    league_weight: float = arg(1.0, fraction)
+    """Share of the league fits in the final average, above 0: 1, the league fits alone
+    (ahead of the Expert), or less, the union fits sharing the rest (closer to them against
+    Hard)."""
     lineages: int = arg(1, positive)
     """Whole runs of these stages, each from its own seed and labels (``OUT/lineage_<i>/``),
     then the last ``ensemble`` stages of every run averaged into ``OUT/ensemble/policy.pt``
@@ -171,13 +181,16 @@ class Args(HistoryFitArgs):
     """Run folder: labels.npz, policy.pt, metrics.csv."""
 
     def agents(self) -> tuple[str, ...]:
-        names = [split_weight(item)[0] for item in self.opponents.split(",")]
+        tables = [self.opponents] + ([self.league_opponents] if self.league else [])
+        names = [split_weight(item)[0] for t in tables for item in t.split(",")]
         return (self.behaviour, self.rollout, *(n for n in names if n != SELF))
 
     def check(self) -> None:
         super().check()
-        if sum(split_weight(item)[1] for item in self.opponents.split(",")) <= 0:
-            raise ValueError(f"--opponents {self.opponents}: the weights sum to 0")
+        for flag, table in (("opponents", self.opponents), ("league-opponents",
+                                                             self.league_opponents)):
+            if sum(split_weight(item)[1] for item in table.split(",")) <= 0:
+                raise ValueError(f"--{flag} {table}: the weights sum to 0")
         stages = 1 if self.fit_only else self.rounds + self.pi_rounds
         if self.lineages > 1 and self.fit_only:
             raise ValueError("--lineages: a fit on its own (--fit-only) has one lineage")
@@ -186,6 +199,9 @@ class Args(HistoryFitArgs):
         if self.union and (self.fit_only or not self.pi_rounds or self.ensemble > 1):
             raise ValueError("--union fits on the labels of the policy-iteration rounds "
                              "(--pi-rounds, not --fit-only) and is averaged alone (--ensemble 1)")
+        if self.league and not (self.union and self.league_weight > 0):
+            raise ValueError("--league refits the union fits (--union), weighted above 0 "
+                             "(--league-weight)")
 
 
 def label_places(eng: Engine, hard: HardAgent | SeatMix, st: State, rows: np.ndarray,
@@ -394,6 +410,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         check_files(args, rules)
         return fit_files(args, rules, [p for p in part_paths(args) if p.is_file()]
                          + [Path(a) for a in args.also])
+    # the stages over several runs build on this module's (imported here, not at the top)
+    from train.lookahead_lineages import average_stages, run_lineages
+
     if args.lineages > 1 or args.union:
         return run_lineages(args, rules)
     stages, files, last = run(args, rules)
@@ -435,63 +454,6 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
         shutil.copyfile(sub / "policy.pt", out / "policy.pt")
         stages.add(f"{kind}{k}", sub, took, last)
     return stages, files, last
-
-
-def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
-    """``args.lineages`` whole runs (``OUT/lineage_<i>``, seed ``seed + LINEAGE_SEEDS * i``),
-    then the last ``ensemble`` stages of each (or the ``union`` fits on their policy-iteration
-    labels: :func:`union_fits`) averaged into ``OUT/ensemble/policy.pt``. Every
-    stage is copied to ``OUT/rounds.csv`` as ``L<i>.<stage>`` (its wall clock from the start),
-    and the average is rated on the labels of the last run's last fit only (every run's could
-    be several times the memory of one fit)."""
-    top = Stages(Path(args.out), rules, args.eval_deals, args.progress)
-    members: list[Path] = []
-    files: list[Path] = []
-    pi_files: list[Path] = []
-    for i in range(args.lineages):
-        start = time.perf_counter() - top.t0
-        one = dataclasses.replace(args, out=str(Path(args.out) / f"lineage_{i}"), lineages=1,
-                                  seed=args.seed + LINEAGE_SEEDS * i)
-        stages, last_files, _ = run(one, rules)
-        top.rows += [{**r, "stage": f"L{i}.{r['stage']}",
-                      "elapsed_s": round(start + r["elapsed_s"], 1)} for r in stages.rows]
-        members += [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
-        files = last_files
-        pi_files += [p for r in stages.rows if r["stage"].startswith("PI")
-                     for p in part_paths(dataclasses.replace(one, out=r["folder"]))]
-    top.lap()
-    if args.union:  # rated, as the lineages' average, on the last run's last labels only
-        members = union_fits(args, rules, top, [p for p in pi_files if p.is_file()])
-    return average_stages(args, rules, top, members, files)
-
-
-def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> list[Path]:
-    """``args.union`` fits on the labels ``files`` (read once), the ``i``-th from the last
-    policy of run ``i`` (cycling) and seeded ``seed + i``, in ``OUT/union_<i>/``, recorded as
-    the stages ``U<i>``: their policies."""
-    with user_errors():
-        d = read_labels(rules, files)
-    out = []
-    for i in range(args.union):
-        folder = Path(args.out) / f"union_{i}"
-        last = Path(args.out) / f"lineage_{i % args.lineages}" / "policy.pt"
-        one = dataclasses.replace(args, out=str(folder), init=str(last),
-                                  lr=args.round_lr, epochs=args.round_epochs, seed=args.seed + i)
-        stages.add(f"U{i}", folder, 0.0, fit(one, rules, d, folder))
-        out.append(folder / "policy.pt")
-    return out
-
-
-def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path],
-                   files: list[Path]) -> dict[str, float]:
-    """Average the policies ``members`` into ``OUT/ensemble/policy.pt`` and record it as the
-    stage ``E`` (no collection; its seconds are the merge and the regret), with its regret on
-    the labels ``files`` (those of the last fit)."""
-    folder = Path(args.out) / "ensemble"
-    net = merge([str(m) for m in members], str(folder / "policy.pt"))
-    last = regret_on(net, rules, files, args.holdout)
-    stages.add("E", folder, 0.0, last)
-    return last
 
 
 if __name__ == "__main__":
