@@ -105,7 +105,7 @@ def average_nets(nets: list[PolicyNet], weights: Sequence[float] | None = None) 
     sizes = {(n.obs_size, n.num_actions) for n in nets}
     if len(sizes) > 1:
         raise ValueError(f"the networks differ in (inputs, actions): {sorted(sizes)}")
-    w = torch.full((len(nets),), 1.0 / len(nets)) if weights is None else weight_shares(weights, len(nets))
+    w = weight_shares([1.0] * len(nets) if weights is None else weights, len(nets))
     sd = [n.state_dict() for n in nets]
 
     def cat(key: str, dim: int = 0) -> torch.Tensor:

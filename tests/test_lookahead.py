@@ -486,9 +486,9 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
                                                                      below: float) -> None:
     """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
     (``standard_4p_lookahead_avg.pt``), of three union fits (``standard_4p_lookahead_union.pt``)
-    and of those with their league round (``standard_4p_lookahead_league.pt``) read the history
-    observation, refuse the standard one, and are ahead of three Hard on
-    deals of another seed than the README's."""
+    and of their league refits (``standard_4p_lookahead_league.pt``) read the history
+    observation, refuse the standard one, and are ahead of three Hard on deals of another seed
+    than the README's."""
     from train.eval.tournament import evaluate_policy
 
     rules = Rules.preset("standard", observation="history")

@@ -10,8 +10,8 @@ greedy policy plays the action of the best mean. Fits of ``train.lookahead`` reg
 of every action; their errors differ from one fit to another, and averaging fits of other
 labels (another run, or other rounds) cancels part of them: three lookahead policies, each
 2.215-2.232 against three Hard, average to 2.166 (``docs/agents_results.md``). Fits of the same
-labels from other seeds do not help (2.216). ``--weights 2,1`` weights the members' logits (the union
-file at 2 and its league round at 1: 2.146, between their 2.135 and 2.226).
+labels from other seeds do not help (2.216). ``--weights 2,1`` weights the members' logits
+(the union file at 2 and the league file at 1: 2.146, between their 2.135 and 2.226).
 """
 
 from __future__ import annotations
