@@ -391,14 +391,14 @@ def fit_files(args: Args, rules: Rules, files: list[Path]) -> dict[str, float]:
     return last
 
 
-def next_round(args: Args, sub: Path, **changes: Any) -> Args:
-    """The arguments of a round in ``sub``: the last policy (kept as ``behaviour.pt``, so a
-    resumed round keeps the policy it collected with) plays the labelled seat."""
-    out = Path(args.out)
+def next_round(args: Args, sub: Path, policy: Path | None = None, **changes: Any) -> Args:
+    """The arguments of a round in ``sub``: the last policy (``policy``, else
+    ``OUT/policy.pt``; kept as ``behaviour.pt``, so a resumed round keeps the policy it
+    collected with) plays the labelled seat."""
     sub.mkdir(parents=True, exist_ok=True)
     behaviour = sub / "behaviour.pt"
     if not behaviour.is_file():
-        shutil.copyfile(out / "policy.pt", behaviour)
+        shutil.copyfile(policy or Path(args.out) / "policy.pt", behaviour)
     return dataclasses.replace(args, out=str(sub), behaviour=str(behaviour), **changes)
 
 

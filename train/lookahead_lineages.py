@@ -5,7 +5,6 @@ fits on their policy-iteration labels (``--union``), the league round after them
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import time
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from president_env.core.rules import Rules
 from train.common.labels import read_labels, regret_on
 from train.common.stages import Stages
 from train.ensemble import merge
-from train.lookahead import Args, collect_all, fit, part_paths, run
+from train.lookahead import Args, collect_all, fit, next_round, part_paths, run
 
 LINEAGE_SEEDS = 1000
 """Seeds between two lineages (``--lineages``): each run's stages take the seeds after its own."""
@@ -53,20 +52,12 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
 
 
 def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> list[Path]:
-    """``args.union`` fits on the labels ``files`` (read once), the ``i``-th from the last
-    policy of run ``i`` (cycling) and seeded ``seed + i``, in ``OUT/union_<i>/``, recorded as
-    the stages ``U<i>``: their policies."""
-    with user_errors():
-        d = read_labels(rules, files)
-    out = []
-    for i in range(args.union):
-        folder = Path(args.out) / f"union_{i}"
-        last = Path(args.out) / f"lineage_{i % args.lineages}" / "policy.pt"
-        one = dataclasses.replace(args, out=str(folder), init=str(last),
-                                  lr=args.round_lr, epochs=args.round_epochs, seed=args.seed + i)
-        stages.add(f"U{i}", folder, 0.0, fit(one, rules, d, folder))
-        out.append(folder / "policy.pt")
-    return out
+    """``args.union`` fits on the labels ``files``, the ``i``-th from the last policy of run
+    ``i`` (cycling), in ``OUT/union_<i>/``, recorded as the stages ``U<i>``: their policies."""
+    out = Path(args.out)
+    starts = [out / f"lineage_{i % args.lineages}" / "policy.pt" for i in range(args.union)]
+    return fit_each(args, rules, stages, files, starts,
+                    [out / f"union_{i}" for i in range(args.union)], "U")
 
 
 def league_round(args: Args, rules: Rules, stages: Stages,
@@ -74,46 +65,51 @@ def league_round(args: Args, rules: Rules, stages: Stages,
     """``args.league`` decisions in ``OUT/league/``: the average ``OUT/ensemble/policy.pt``
     (kept as ``league/behaviour.pt``) plays the labelled seat and plays on for it against
     ``league_opponents`` (seeds after every lineage's); each of ``members`` refitted from itself
-    on those labels only (``OUT/league_<i>/``, stages ``G<i>``); then ``members`` and the
-    refits averaged, weighted ``1 - league_weight`` and ``league_weight`` in all (at 1, the
-    refits alone), into ``OUT/league/policy.pt`` (stage ``F``, rated on the league labels): its
+    on those labels only (``OUT/league_<i>/``, stages ``G<i>``); then the refits averaged (with
+    ``members`` if ``league_weight`` < 1, weighted ``1 - league_weight`` and ``league_weight``
+    in all) into ``OUT/league/policy.pt`` (stage ``F``, rated on the league labels): its
     metrics."""
     sub = Path(args.out) / "league"
-    sub.mkdir(parents=True, exist_ok=True)
-    behaviour = sub / "behaviour.pt"
-    if not behaviour.is_file():  # a resumed round keeps the policy it collected with
-        shutil.copyfile(Path(args.out) / "ensemble" / "policy.pt", behaviour)
-    step = dataclasses.replace(args, out=str(sub), behaviour=str(behaviour),
-                               rollout=str(behaviour), opponents=args.league_opponents,
-                               decisions=args.league,
-                               seed=args.seed + LINEAGE_SEEDS * args.lineages)
+    step = next_round(args, sub, Path(args.out) / "ensemble" / "policy.pt",
+                      opponents=args.league_opponents, decisions=args.league,
+                      seed=args.seed + LINEAGE_SEEDS * args.lineages)
+    step = dataclasses.replace(step, rollout=step.behaviour)
     files = collect_all(step)
-    took = stages.lap()
+    refits = fit_each(step, rules, stages, files, members,
+                      [Path(args.out) / f"league_{i}" for i in range(len(members))], "G",
+                      stages.lap())
+    w = args.league_weight
+    if w < 1:
+        return average_stages(args, rules, stages, members + refits, files, sub, "F",
+                              [1 - w] * len(members) + [w] * len(refits))
+    return average_stages(args, rules, stages, refits, files, sub, "F")
+
+
+def fit_each(args: Args, rules: Rules, stages: Stages, files: list[Path], starts: list[Path],
+             folders: list[Path], stage: str, collect_s: float = 0.0) -> list[Path]:
+    """One fit on the labels ``files`` (read once) from each of ``starts`` into the matching
+    ``folders`` (``round_lr``, ``round_epochs``, the ``i``-th seeded ``args.seed + i``),
+    recorded as the stages ``<stage><i>`` (the first with the collection's ``collect_s``):
+    their policies."""
     with user_errors():
         d = read_labels(rules, files)
-    refits = []
-    for i, member in enumerate(members):
-        folder = Path(args.out) / f"league_{i}"
-        one = dataclasses.replace(step, out=str(folder), init=str(member), lr=args.round_lr,
-                                  epochs=args.round_epochs, seed=step.seed + i)
-        stages.add(f"G{i}", folder, took if i == 0 else 0.0, fit(one, rules, d, folder))
-        refits.append(folder / "policy.pt")
-    k, w = len(members), args.league_weight
-    kept = [(str(m), x) for m, x in zip(members + refits, [(1 - w) / k] * k + [w / k] * k,
-                                        strict=True) if x > 0]  # weight 1: the refits alone
-    net = merge([m for m, _ in kept], str(sub / "policy.pt"), [x for _, x in kept])
-    last = regret_on(net, rules, files, args.holdout)
-    stages.add("F", sub, 0.0, last)
-    return last
+    for i, (start, folder) in enumerate(zip(starts, folders, strict=True)):
+        one = dataclasses.replace(args, out=str(folder), init=str(start), lr=args.round_lr,
+                                  epochs=args.round_epochs, seed=args.seed + i)
+        last = fit(one, rules, d, folder)
+        stages.add(f"{stage}{i}", folder, collect_s if i == 0 else 0.0, last)
+    return [f / "policy.pt" for f in folders]
 
 
 def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path],
-                   files: list[Path]) -> dict[str, float]:
-    """Average the policies ``members`` into ``OUT/ensemble/policy.pt`` and record it as the
-    stage ``E`` (no collection; its seconds are the merge and the regret), with its regret on
-    the labels ``files`` (those of the last fit)."""
-    folder = Path(args.out) / "ensemble"
-    net = merge([str(m) for m in members], str(folder / "policy.pt"))
+                   files: list[Path], folder: Path | None = None, stage: str = "E",
+                   weights: list[float] | None = None) -> dict[str, float]:
+    """Average the policies ``members`` (weighted by ``weights`` if given) into
+    ``folder/policy.pt`` (``OUT/ensemble/``) and record it as the stage ``stage`` (no
+    collection; its seconds are the merge and the regret), with its regret on the labels
+    ``files`` (those of the last fit)."""
+    folder = folder or Path(args.out) / "ensemble"
+    net = merge([str(m) for m in members], str(folder / "policy.pt"), weights)
     last = regret_on(net, rules, files, args.holdout)
-    stages.add("E", folder, 0.0, last)
+    stages.add(stage, folder, 0.0, last)
     return last
