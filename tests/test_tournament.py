@@ -15,7 +15,7 @@ import pytest
 from agents import EasyAgent
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from train.eval.report import summary_table
+from train.eval.report import _rate, summary_table
 from train.eval.stats import summarize, t_quantile
 from train.eval.tournament import parse_agents, run_tournament, seat_plan
 
@@ -146,6 +146,12 @@ def test_tournament_is_seeded_and_reports_points() -> None:
     np.testing.assert_array_equal(a.points, 3 - a.places)
     with pytest.raises(ValueError, match="one agent per seat"):
         run_tournament({"hard": "hard"}, rules, 2, progress=False)
+
+
+def test_the_rate_of_a_slow_table_is_not_rounded_to_zero() -> None:
+    # an Expert ladder plays 0.44 games/s: the table's first line once said "0 games/s"
+    assert [_rate(x) for x in (0.4355, 4.361, 43.61, 436.1, 4361.2)] == [
+        "0.435", "4.36", "43.6", "436", "4,361"]
 
 
 def test_parse_agents_names_repeats() -> None:

@@ -66,10 +66,16 @@ def result_table(res: TournamentResult) -> str:
     head = (
         f"{_preset(r)} rules, {r.num_players} players, {res.num_deals} deals{replays}"
         f", seed {res.seed}; {res.games} games in {res.elapsed_s:.1f} s "
-        f"({res.games_per_second:.0f} games/s, batch {res.batch_size}). "
+        f"({_rate(res.games_per_second)} games/s, batch {res.batch_size}). "
         f"Intervals: 95% t intervals over per-deal means."
     )
     return head + "\n\n" + summary_table(res.summary)
+
+
+def _rate(per_second: float) -> str:
+    """A rate with three significant digits (0.436, 43.6, 4,360): a slow table's rate is
+    not rounded to 0."""
+    return f"{per_second:,.0f}" if per_second >= 100 else f"{per_second:.3g}"
 
 
 def policy_table(rows: list[dict[str, Any]], num_players: int) -> str:
