@@ -40,6 +40,7 @@ LOOKAHEAD = SHIPPED.with_name("standard_4p_lookahead.pt")
 LOOKAHEAD_AVG = SHIPPED.with_name("standard_4p_lookahead_avg.pt")
 LOOKAHEAD_UNION = SHIPPED.with_name("standard_4p_lookahead_union.pt")
 LOOKAHEAD_LEAGUE = SHIPPED.with_name("standard_4p_lookahead_league.pt")
+LOOKAHEAD_LEAGUE2 = SHIPPED.with_name("standard_4p_lookahead_league2.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -481,12 +482,14 @@ def test_targets_centre_the_legal_values() -> None:
 @pytest.mark.parametrize(("path", "hidden", "below"), [(LOOKAHEAD, 256, 2.4),
                                                      (LOOKAHEAD_AVG, 768, 2.3),
                                                      (LOOKAHEAD_UNION, 768, 2.3),
-                                                     (LOOKAHEAD_LEAGUE, 768, 2.3)])
+                                                     (LOOKAHEAD_LEAGUE, 768, 2.3),
+                                                     (LOOKAHEAD_LEAGUE2, 768, 2.3)])
 def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
                                                                      below: float) -> None:
     """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
     (``standard_4p_lookahead_avg.pt``), of three union fits (``standard_4p_lookahead_union.pt``)
-    and of their league refits (``standard_4p_lookahead_league.pt``) read the history
+    and of their league refits (``standard_4p_lookahead_league.pt``; a second round:
+    ``standard_4p_lookahead_league2.pt``) read the history
     observation, refuse the standard one, and are ahead of three Hard on deals of another seed
     than the README's."""
     from train.eval.tournament import evaluate_policy
