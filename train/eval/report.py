@@ -73,8 +73,8 @@ def result_table(res: TournamentResult) -> str:
 
 
 def _rate(per_second: float) -> str:
-    """A rate with three significant digits (0.436, 43.6, 4,360): a slow table's rate is
-    not rounded to 0."""
+    """A rate to print: whole numbers from 100 on (4,361), three significant digits below
+    (43.6, 0.436), so that a slow table's rate is not rounded to 0."""
     return f"{per_second:,.0f}" if per_second >= 100 else f"{per_second:.3g}"
 
 
