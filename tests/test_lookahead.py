@@ -41,6 +41,7 @@ LOOKAHEAD_AVG = SHIPPED.with_name("standard_4p_lookahead_avg.pt")
 LOOKAHEAD_UNION = SHIPPED.with_name("standard_4p_lookahead_union.pt")
 LOOKAHEAD_LEAGUE = SHIPPED.with_name("standard_4p_lookahead_league.pt")
 LOOKAHEAD_LEAGUE2 = SHIPPED.with_name("standard_4p_lookahead_league2.pt")
+LOOKAHEAD_MIX = SHIPPED.with_name("standard_4p_lookahead_mix.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -385,8 +386,9 @@ def test_the_league_round_refits_the_union_fits_on_labels_of_another_table(
     """``--union 2 --league N``: the union average plays the labelled seat and plays on for it
     at a table of Hard and itself; each union fit is refitted from itself on those labels only,
     and the union fits and the refits are averaged with the weights 1 - w and w (stage F, rated
-    on the league labels), the refits alone by default (w = 1). A league without union fits,
-    or weighted 0, is refused."""
+    on the league labels), the refits alone by default (w = 1); ``--league-rounds 2`` repeats
+    the round from the first round's refits. A league without union fits, rounds without a
+    league, or a league weighted 0, are refused."""
     last = _collect(tmp_path, 100, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
                     "--union", "2", "--league", "120", "--league-weight", "0.25")
     rules = Rules.preset("standard", observation="history")
@@ -415,14 +417,32 @@ def test_the_league_round_refits_the_union_fits_on_labels_of_another_table(
         rows = list(csv.DictReader(f))
     assert [r["stage"] for r in rows] == ["L0.R0", "L0.PI1", "U0", "U1", "E", "G0", "G1", "F"]
     assert int(rows[-1]["decisions"]) == len(act)
-    # the default weight 1: the refits alone (the run again resumes every collection)
+    # a second round, weight 1 (the run again resumes every collection): the first round's
+    # refits alone averaged (F1) play and roll out its labels, each refit is refitted again on
+    # them, and those refits alone are averaged (F)
     _collect(tmp_path, 100, "--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1",
-             "--union", "2", "--league", "120")
-    final = load_policy(league / "policy.pt", rules)[0]
-    assert final.hidden == sum(load_policy(r / "policy.pt", rules)[0].hidden for r in refits)
-    torch.testing.assert_close(final(t_obs, t_mask)[0], (logits[2] + logits[3]) / 2,
+             "--union", "2", "--league", "120", "--league-rounds", "2")
+    first = load_policy(league / "policy.pt", rules)[0]
+    assert first.hidden == sum(load_policy(r / "policy.pt", rules)[0].hidden for r in refits)
+    torch.testing.assert_close(first(t_obs, t_mask)[0], (logits[2] + logits[3]) / 2,
                                atol=1e-4, rtol=1e-4)
+    league2 = tmp_path / "league2"
+    assert (league2 / "behaviour.pt").read_bytes() == (league / "policy.pt").read_bytes()
+    with np.load(league2 / lookahead.DATA) as f:
+        assert str(f["behaviour"]) == str(f["rollout"]) == str(league2 / "behaviour.pt")
+        obs2, mask2 = f["obs"].astype(np.float32), f["mask"]
+    refits2 = [tmp_path / "league2_0", tmp_path / "league2_1"]
+    for start_dir, fold in zip(refits, refits2, strict=True):
+        _fitted_from(fold, [league2 / lookahead.DATA], rules, start=start_dir / "policy.pt")
+    t_obs2, t_mask2 = torch.from_numpy(obs2), torch.from_numpy(mask2)
+    final = load_policy(league2 / "policy.pt", rules)[0]
+    want2 = sum(load_policy(r / "policy.pt", rules)[0](t_obs2, t_mask2)[0] for r in refits2) / 2
+    torch.testing.assert_close(final(t_obs2, t_mask2)[0], want2, atol=1e-4, rtol=1e-4)
+    with open(tmp_path / "rounds.csv") as f:
+        stages = [r["stage"] for r in csv.DictReader(f)]
+    assert stages[-6:] == ["G0", "G1", "F1", "G2.0", "G2.1", "F"]
     for extra in (["--pi-rounds", "1", "--league", "100"],
+                  ["--pi-rounds", "1", "--union", "1", "--league-rounds", "2"],
                   ["--pi-rounds", "1", "--union", "1", "--league", "100", "--league-weight", "0"],
                   ["--pi-rounds", "1", "--union", "1", "--league", "100",
                    "--league-opponents", "hard:0"]):
@@ -483,13 +503,15 @@ def test_targets_centre_the_legal_values() -> None:
                                                      (LOOKAHEAD_AVG, 768, 2.3),
                                                      (LOOKAHEAD_UNION, 768, 2.3),
                                                      (LOOKAHEAD_LEAGUE, 768, 2.3),
-                                                     (LOOKAHEAD_LEAGUE2, 768, 2.3)])
+                                                     (LOOKAHEAD_LEAGUE2, 768, 2.3),
+                                                     (LOOKAHEAD_MIX, 1536, 2.3)])
 def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
                                                                      below: float) -> None:
     """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
     (``standard_4p_lookahead_avg.pt``), of three union fits (``standard_4p_lookahead_union.pt``)
     and of their league refits (``standard_4p_lookahead_league.pt``; a second round:
-    ``standard_4p_lookahead_league2.pt``) read the history
+    ``standard_4p_lookahead_league2.pt``; the union file 2 : it 1,
+    ``standard_4p_lookahead_mix.pt``) read the history
     observation, refuse the standard one, and are ahead of three Hard on deals of another seed
     than the README's."""
     from train.eval.tournament import evaluate_policy
@@ -502,3 +524,29 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
         check_rules(PolicyAgent.load(path), Rules.preset("standard"))
     row = evaluate_policy(agent, rules, 300, seed=777, baselines=("hard",), progress=False)[0]
     assert row["mean_place_hi"] < below, row
+
+
+def test_the_shipped_mix_is_the_union_file_two_to_one_with_the_second_league_round(
+        tmp_path: Path) -> None:
+    """``standard_4p_lookahead_mix.pt`` is exactly what its documented command makes from the
+    two shipped files (``train.ensemble UNION,LEAGUE2 --weights 2,1``): the same weights, and
+    logits two thirds the union file's plus one third the second round's."""
+    from train.ensemble import main as ensemble_main
+
+    rules = Rules.preset("standard", observation="history")
+    out = tmp_path / "mix.pt"
+    ensemble_main([f"{LOOKAHEAD_UNION},{LOOKAHEAD_LEAGUE2}", "--weights", "2,1",
+                   "--out", str(out)])
+    shipped, made = load_policy(LOOKAHEAD_MIX, rules)[0], load_policy(out, rules)[0]
+    assert shipped.hidden == made.hidden == 1536
+    for key, value in made.state_dict().items():
+        assert torch.equal(shipped.state_dict()[key], value), key
+    eng, rng = Engine(rules), np.random.default_rng(3)
+    st = eng.init(np.arange(64))
+    for _ in range(12):  # positions a few plays into the deals
+        st = eng.step(st, eng.sample_random(eng.legal_action_mask(st), rng))
+    obs = torch.as_tensor(eng.observe(st))
+    mask = torch.as_tensor(eng.legal_action_mask(st))
+    union, league2 = (load_policy(p, rules)[0] for p in (LOOKAHEAD_UNION, LOOKAHEAD_LEAGUE2))
+    want = (2 * union(obs, mask)[0] + league2(obs, mask)[0]) / 3
+    torch.testing.assert_close(shipped(obs, mask)[0], want, atol=1e-4, rtol=1e-4)

@@ -152,8 +152,13 @@ class Args(HistoryFitArgs):
     average against ``league_opponents`` (``OUT/league/``); each union fit is refitted from
     itself on those labels only (``OUT/league_<i>/``, stages ``G<i>``), and these averaged
     (with the union fits if ``league_weight`` < 1) into ``OUT/league/policy.pt`` (stage
-    ``F``): values against other tables than Hard's (the Expert's, the policy's own), for part
+    ``F``; the last round's folder with ``league_rounds``): values against other tables than Hard's (the Expert's, the policy's own), for part
     of the lead over Hard (``docs/agents_results.md``). 0: none."""
+    league_rounds: int = arg(1, positive)
+    """With ``league``: league rounds in all; each after the first is played and rolled out by
+    the last round's refits averaged (``OUT/league<k>/``), whose every refit is refitted again
+    on its labels (``OUT/league<k>_<i>/``, stages ``G<k>.<i>``); ``league_weight`` mixes the
+    last round's refits with the union fits."""
     league_opponents: str = "hard:1,self:1"
     """The other seats of the league round, as ``opponents`` (``self``: the union average)."""
     league_weight: float = arg(1.0, fraction)
@@ -199,6 +204,8 @@ class Args(HistoryFitArgs):
         if self.union and (self.fit_only or not self.pi_rounds or self.ensemble > 1):
             raise ValueError("--union fits on the labels of the policy-iteration rounds "
                              "(--pi-rounds, not --fit-only) and is averaged alone (--ensemble 1)")
+        if self.league_rounds > 1 and not self.league:
+            raise ValueError(f"--league-rounds {self.league_rounds}: the rounds need --league")
         if self.league and not (self.union and self.league_weight > 0):
             raise ValueError("--league refits the union fits (--union), weighted above 0 "
                              "(--league-weight)")

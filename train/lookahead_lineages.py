@@ -1,6 +1,6 @@
 """The stages of ``train.lookahead`` over several runs: lineages (``--lineages``), the union
-fits on their policy-iteration labels (``--union``), the league round after them
-(``--league``) and the averages (``--ensemble``), each recorded in ``OUT/rounds.csv``."""
+fits on their policy-iteration labels (``--union``), the league rounds after them
+(``--league``, ``--league-rounds``) and the averages (``--ensemble``), each recorded in ``OUT/rounds.csv``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
     """``args.lineages`` whole runs (``OUT/lineage_<i>``, seed ``seed + LINEAGE_SEEDS * i``),
     then the last ``ensemble`` stages of each (or the ``union`` fits on their policy-iteration
     labels: :func:`union_fits`) averaged into ``OUT/ensemble/policy.pt``, then the ``league``
-    round (:func:`league_round`). Every stage is copied to ``OUT/rounds.csv`` as
+    rounds (:func:`league_round`). Every stage is copied to ``OUT/rounds.csv`` as
     ``L<i>.<stage>`` (its wall clock from the start), and the average is rated on the labels
     of the last run's last fit only (every run's could be several times the memory of one
     fit)."""
@@ -62,27 +62,37 @@ def union_fits(args: Args, rules: Rules, stages: Stages, files: list[Path]) -> l
 
 def league_round(args: Args, rules: Rules, stages: Stages,
                  members: list[Path]) -> dict[str, float]:
-    """``args.league`` decisions in ``OUT/league/``: the average ``OUT/ensemble/policy.pt``
-    (kept as ``league/behaviour.pt``) plays the labelled seat and plays on for it against
-    ``league_opponents`` (seeds after every lineage's); each of ``members`` refitted from itself
-    on those labels only (``OUT/league_<i>/``, stages ``G<i>``); then the refits averaged (with
-    ``members`` if ``league_weight`` < 1, weighted ``1 - league_weight`` and ``league_weight``
-    in all) into ``OUT/league/policy.pt`` (stage ``F``, rated on the league labels): its
-    metrics."""
-    sub = Path(args.out) / "league"
-    step = next_round(args, sub, Path(args.out) / "ensemble" / "policy.pt",
-                      opponents=args.league_opponents, decisions=args.league,
-                      seed=args.seed + LINEAGE_SEEDS * args.lineages)
-    step = dataclasses.replace(step, rollout=step.behaviour)
-    files = collect_all(step)
-    refits = fit_each(step, rules, stages, files, members,
-                      [Path(args.out) / f"league_{i}" for i in range(len(members))], "G",
-                      stages.lap())
+    """``args.league_rounds`` league rounds of ``args.league`` decisions each. The first, in
+    ``OUT/league/``: the average ``OUT/ensemble/policy.pt`` (kept as ``league/behaviour.pt``)
+    plays the labelled seat and plays on for it against ``league_opponents`` (seeds after every
+    lineage's), and each of ``members`` is refitted from itself on those labels only
+    (``OUT/league_<i>/``, stages ``G<i>``). Each further round ``k`` does the same in
+    ``OUT/league<k>/`` with the last round's refits averaged (``OUT/league<k-1>/policy.pt``,
+    stage ``F<k-1>``) playing, each refit refitted again (``OUT/league<k>_<i>/``, stages
+    ``G<k>.<i>``). The last round's refits are averaged (with ``members`` if ``league_weight``
+    < 1, weighted ``1 - league_weight`` and ``league_weight`` in all) into its
+    ``policy.pt`` (stage ``F``, rated on its labels): its metrics."""
+    out = Path(args.out)
+    behaviour, starts = out / "ensemble" / "policy.pt", members
+    for k in range(1, args.league_rounds + 1):
+        name = "league" if k == 1 else f"league{k}"
+        sub = out / name
+        step = next_round(args, sub, behaviour, opponents=args.league_opponents,
+                          decisions=args.league,
+                          seed=args.seed + LINEAGE_SEEDS * (args.lineages + k - 1))
+        step = dataclasses.replace(step, rollout=step.behaviour)
+        files = collect_all(step)
+        starts = fit_each(step, rules, stages, files, starts,
+                          [out / f"{name}_{i}" for i in range(len(members))],
+                          "G" if k == 1 else f"G{k}.", stages.lap())
+        if k < args.league_rounds:
+            average_stages(args, rules, stages, starts, files, sub, f"F{k}")
+            behaviour = sub / "policy.pt"
     w = args.league_weight
     if w < 1:
-        return average_stages(args, rules, stages, members + refits, files, sub, "F",
-                              [1 - w] * len(members) + [w] * len(refits))
-    return average_stages(args, rules, stages, refits, files, sub, "F")
+        return average_stages(args, rules, stages, members + starts, files, sub, "F",
+                              [1 - w] * len(members) + [w] * len(starts))
+    return average_stages(args, rules, stages, starts, files, sub, "F")
 
 
 def fit_each(args: Args, rules: Rules, stages: Stages, files: list[Path], starts: list[Path],
