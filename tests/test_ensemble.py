@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from agents.policy import (
+    PRETRAINED_DIR,
     CheckpointError,
     PolicyAgent,
     PolicyNet,
@@ -134,3 +135,19 @@ def test_bad_members_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no networks"):
         average_nets([])
     assert not out.exists()
+
+
+def test_the_shipped_mix_is_what_its_documented_command_makes(tmp_path: Path) -> None:
+    """``agents/pretrained/standard_4p_lookahead_mix.pt`` is exactly the output of
+    ``train.ensemble`` on the two shipped files it names, weighted 2 : 1 (the README's command):
+    every weight equal, so it is the weighted mean checked above of those two policies."""
+    members = [PRETRAINED_DIR / "standard_4p_lookahead_union.pt",
+               PRETRAINED_DIR / "standard_4p_lookahead_league2.pt"]
+    out = tmp_path / "mix.pt"
+    ensemble.main([",".join(map(str, members)), "--weights", "2,1", "--out", str(out)])
+    rules = Rules.preset("standard", observation="history")
+    shipped = load_policy(PRETRAINED_DIR / "standard_4p_lookahead_mix.pt", rules)[0]
+    made = load_policy(out, rules)[0]
+    assert shipped.hidden == made.hidden == 1536
+    for key, value in made.state_dict().items():
+        assert torch.equal(shipped.state_dict()[key], value), key

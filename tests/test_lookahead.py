@@ -525,28 +525,3 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
     row = evaluate_policy(agent, rules, 300, seed=777, baselines=("hard",), progress=False)[0]
     assert row["mean_place_hi"] < below, row
 
-
-def test_the_shipped_mix_is_the_union_file_two_to_one_with_the_second_league_round(
-        tmp_path: Path) -> None:
-    """``standard_4p_lookahead_mix.pt`` is exactly what its documented command makes from the
-    two shipped files (``train.ensemble UNION,LEAGUE2 --weights 2,1``): the same weights, and
-    logits two thirds the union file's plus one third the second round's."""
-    from train.ensemble import main as ensemble_main
-
-    rules = Rules.preset("standard", observation="history")
-    out = tmp_path / "mix.pt"
-    ensemble_main([f"{LOOKAHEAD_UNION},{LOOKAHEAD_LEAGUE2}", "--weights", "2,1",
-                   "--out", str(out)])
-    shipped, made = load_policy(LOOKAHEAD_MIX, rules)[0], load_policy(out, rules)[0]
-    assert shipped.hidden == made.hidden == 1536
-    for key, value in made.state_dict().items():
-        assert torch.equal(shipped.state_dict()[key], value), key
-    eng, rng = Engine(rules), np.random.default_rng(3)
-    st = eng.init(np.arange(64))
-    for _ in range(12):  # positions a few plays into the deals
-        st = eng.step(st, eng.sample_random(eng.legal_action_mask(st), rng))
-    obs = torch.as_tensor(eng.observe(st))
-    mask = torch.as_tensor(eng.legal_action_mask(st))
-    union, league2 = (load_policy(p, rules)[0] for p in (LOOKAHEAD_UNION, LOOKAHEAD_LEAGUE2))
-    want = (2 * union(obs, mask)[0] + league2(obs, mask)[0]) / 3
-    torch.testing.assert_close(shipped(obs, mask)[0], want, atol=1e-4, rtol=1e-4)

@@ -152,8 +152,9 @@ class Args(HistoryFitArgs):
     average against ``league_opponents`` (``OUT/league/``); each union fit is refitted from
     itself on those labels only (``OUT/league_<i>/``, stages ``G<i>``), and these averaged
     (with the union fits if ``league_weight`` < 1) into ``OUT/league/policy.pt`` (stage
-    ``F``; the last round's folder with ``league_rounds``): values against other tables than Hard's (the Expert's, the policy's own), for part
-    of the lead over Hard (``docs/agents_results.md``). 0: none."""
+    ``F``; the last round's folder with ``league_rounds``): values against other tables than
+    Hard's (the Expert's, the policy's own), for part of the lead over Hard
+    (``docs/agents_results.md``). 0: none."""
     league_rounds: int = arg(1, positive)
     """With ``league``: league rounds in all; each after the first is played and rolled out by
     the last round's refits averaged (``OUT/league<k>/``), whose every refit is refitted again

@@ -1,6 +1,7 @@
 """The stages of ``train.lookahead`` over several runs: lineages (``--lineages``), the union
 fits on their policy-iteration labels (``--union``), the league rounds after them
-(``--league``, ``--league-rounds``) and the averages (``--ensemble``), each recorded in ``OUT/rounds.csv``."""
+(``--league``, ``--league-rounds``) and the averages (``--ensemble``), each recorded in
+``OUT/rounds.csv``."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def league_round(args: Args, rules: Rules, stages: Stages,
     < 1, weighted ``1 - league_weight`` and ``league_weight`` in all) into its
     ``policy.pt`` (stage ``F``, rated on its labels): its metrics."""
     out = Path(args.out)
-    behaviour, starts = out / "ensemble" / "policy.pt", members
+    behaviour, refits = out / "ensemble" / "policy.pt", members  # round 1 refits the members
     for k in range(1, args.league_rounds + 1):
         name = "league" if k == 1 else f"league{k}"
         sub = out / name
@@ -82,17 +83,17 @@ def league_round(args: Args, rules: Rules, stages: Stages,
                           seed=args.seed + LINEAGE_SEEDS * (args.lineages + k - 1))
         step = dataclasses.replace(step, rollout=step.behaviour)
         files = collect_all(step)
-        starts = fit_each(step, rules, stages, files, starts,
+        refits = fit_each(step, rules, stages, files, refits,
                           [out / f"{name}_{i}" for i in range(len(members))],
                           "G" if k == 1 else f"G{k}.", stages.lap())
         if k < args.league_rounds:
-            average_stages(args, rules, stages, starts, files, sub, f"F{k}")
+            average_stages(args, rules, stages, refits, files, sub, f"F{k}")
             behaviour = sub / "policy.pt"
     w = args.league_weight
     if w < 1:
-        return average_stages(args, rules, stages, members + starts, files, sub, "F",
-                              [1 - w] * len(members) + [w] * len(starts))
-    return average_stages(args, rules, stages, starts, files, sub, "F")
+        return average_stages(args, rules, stages, members + refits, files, sub, "F",
+                              [1 - w] * len(members) + [w] * len(refits))
+    return average_stages(args, rules, stages, refits, files, sub, "F")
 
 
 def fit_each(args: Args, rules: Rules, stages: Stages, files: list[Path], starts: list[Path],
