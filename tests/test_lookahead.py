@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -451,6 +452,60 @@ def test_the_league_round_refits_the_union_fits_on_labels_of_another_table(
         assert not (tmp_path / "b").exists()
 
 
+def test_a_stopped_run_resumes_at_its_first_stage_not_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume``: a run stopped after its first union fit (its records end there, the later
+    stages' folders are gone) keeps every recorded stage (its policy not written again, its row
+    as it was) and makes the rest, ending where the run that was not stopped ends; resumed again
+    it makes nothing; resumed with other arguments it is refused and changes nothing."""
+    recipe = ("--pi-rounds", "1", "--pi-decisions", "100", "--epochs", "1", "--lineages", "2",
+              "--union", "2", "--league", "120", "--league-rounds", "2")
+    rules = Rules.preset("standard", observation="history")
+    whole = _collect(tmp_path, 100, *recipe)
+    with open(tmp_path / "rounds.csv") as f:
+        rows = list(csv.DictReader(f))
+    names = [r["stage"] for r in rows]
+    assert names == ["L0.R0", "L0.PI1", "L1.R0", "L1.PI1", "U0", "U1", "E", "G0", "G1", "F1",
+                     "G2.0", "G2.1", "F"]
+    final = load_policy(tmp_path / "league2" / "policy.pt", rules)[0].state_dict()
+    kept = names.index("U0") + 1
+    with open(tmp_path / "rounds.csv", "w", newline="") as f:  # stopped after U0
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows[:kept])
+    for later in ("union_1", "ensemble", "league", "league_0", "league_1", "league2",
+                  "league2_0", "league2_1"):
+        shutil.rmtree(tmp_path / later)
+    made = {r["folder"]: (Path(r["folder"]) / "policy.pt").stat().st_mtime_ns
+            for r in rows[:kept] if not r["stage"].endswith("R0")}  # a run's root: its last
+    capsys.readouterr()
+    resumed = _collect(tmp_path, 100, *recipe, "--resume")
+    assert "U0: recorded in" in capsys.readouterr().err
+    assert {f: (Path(f) / "policy.pt").stat().st_mtime_ns for f in made} == made
+    with open(tmp_path / "rounds.csv") as f:
+        again = list(csv.DictReader(f))
+    assert [r["stage"] for r in again] == names and again[:kept] == rows[:kept]
+    assert float(again[kept]["elapsed_s"]) >= float(rows[kept - 1]["elapsed_s"])
+    now = load_policy(tmp_path / "league2" / "policy.pt", rules)[0].state_dict()
+    assert now.keys() == final.keys() and all(torch.equal(now[k], final[k]) for k in now)
+    assert resumed == pytest.approx(whole)
+    # resumed again: every stage recorded, nothing made
+    made = {r["folder"]: (Path(r["folder"]) / "policy.pt").stat().st_mtime_ns for r in again
+            if not r["stage"].endswith("R0")}
+    assert _collect(tmp_path, 100, *recipe, "--resume") == pytest.approx(whole)
+    assert {f: (Path(f) / "policy.pt").stat().st_mtime_ns for f in made} == made
+    # other arguments: refused, nothing changed
+    before = (tmp_path / "rounds.csv").read_bytes(), (tmp_path / "args.json").read_bytes()
+    with pytest.raises(SystemExit):
+        _collect(tmp_path, 100, *recipe, "--resume", "--league-weight", "0.5")
+    assert "league_weight: 1.0 there, 0.5 now" in capsys.readouterr().err
+    assert before == ((tmp_path / "rounds.csv").read_bytes(),
+                      (tmp_path / "args.json").read_bytes())
+    with pytest.raises(SystemExit):
+        _collect(tmp_path / "b", 100, "--fit-only", "--resume")
+    assert not (tmp_path / "b").exists()
+
+
 def test_an_ensemble_of_more_stages_than_the_run_has_is_refused(tmp_path: Path) -> None:
     """Two stages cannot give three to average, and a fit on its own (``--fit-only``, whatever
     ``--rounds`` says) has one: refused before anything runs."""
@@ -525,3 +580,44 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
     row = evaluate_policy(agent, rules, 300, seed=777, baselines=("hard",), progress=False)[0]
     assert row["mean_place_hi"] < below, row
 
+
+
+MIX_STAGES = SHIPPED.parent.parent.parent / "docs" / "data" / "mix_stages.csv"
+
+
+def test_the_curve_of_the_mix_plots_its_recorded_stages(tmp_path: Path) -> None:
+    """``train.curve`` draws the composed table of the mix's stages (no clock: in the rows'
+    order, runs ``A``, ``B``, ``C`` apart), whose last row is the mix as the README rates it."""
+    from train import curve
+
+    rows = curve.read_stages(MIX_STAGES)
+    names = [r["stage"] for r in rows]
+    assert len(set(names)) == len(names) and names[-1] == "mix"
+    readme = (MIX_STAGES.parent.parent.parent / "README.md").read_text()
+    mix = rows[-1]
+    assert (f"**2.139 [{mix['vs_hard_lo']}, {mix['vs_hard_hi']}]**" in readme
+            and mix["vs_hard"] == "2.139")
+    assert f"**2.398 [{mix['vs_expert_lo']}," in readme and mix["vs_expert"] == "2.398"
+    for r in rows:
+        for who in ("hard", "expert"):
+            if r[f"vs_{who}_lo"]:
+                assert float(r[f"vs_{who}_lo"]) < float(r[f"vs_{who}"]) < float(r[f"vs_{who}_hi"])
+    out = curve.main([str(MIX_STAGES), "--out", str(tmp_path / "a" / "curve.png")])
+    assert out.stat().st_size > 20_000
+
+
+@pytest.mark.parametrize("text, says", [
+    ("name,vs_hard\nR0,2.4\n", "a 'stage' column"),
+    ("stage,vs_hard\n", "a 'stage' column"),
+    ("stage,vs_hard\nR0,2.4\nD1,two\n", "line 3: vs_hard = 'two' is not a number"),
+    ("stage,decisions\nR0,100\n", "no stage has a held-out regret or a rating"),
+])
+def test_the_curve_refuses_a_table_it_cannot_plot(tmp_path: Path, text: str, says: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from train import curve
+
+    (tmp_path / "s.csv").write_text(text)
+    with pytest.raises(SystemExit):
+        curve.main([str(tmp_path / "s.csv"), "--out", str(tmp_path / "c.png")])
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "c.png").exists()

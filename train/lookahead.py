@@ -44,7 +44,10 @@ writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.c
 ``rounds.png`` give each stage's labels, seconds, held-out regret and, with ``eval_deals``, its
 mean place against three Hard (duplicate deals, seed 12345 as ``train.evaluate``): the whole
 recipe is one command (the README; ``agents/pretrained/standard_4p_lookahead.pt`` came from the
-same stages run one by one, ``docs/agents_results.md``).
+same stages run one by one, ``docs/agents_results.md``). The command repeated with ``--resume``
+goes on with a stopped run (``OUT/args.json`` must record the same arguments): the stages its
+``rounds.csv`` records are kept, the first one not recorded is made (its collection going on
+from the labels saved every ``SAVE_EVERY`` decisions), and the rest after it.
 
 Why it plays well: a network that sees only its observation ``o`` and regresses these labels
 learns their mean over the hands consistent with ``o``, weighted by how often those hands occur
@@ -60,6 +63,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import multiprocessing
 import shutil
 import signal
@@ -67,6 +71,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +176,12 @@ class Args(HistoryFitArgs):
     then the last ``ensemble`` stages of every run averaged into ``OUT/ensemble/policy.pt``
     (the stage ``E``): fits of other labels cancel more of each other's errors than the
     stages of one run do (``docs/agents_results.md``)."""
+    resume: bool = False
+    """Go on with a stopped run of the same arguments in ``out``: every stage that its
+    ``rounds.csv`` (and each lineage's) records with its ``policy.pt`` in place is kept, not
+    made again, up to the first that is not (its collection goes on from its saved labels);
+    the wall clock goes on from the last stage kept. Refused when ``OUT/args.json`` records
+    other arguments."""
     eval_deals: int = arg(0, non_negative)
     """After each fit, its policy against three Hard over this many duplicate deals (0 = not
     measured), in ``rounds.csv`` and ``rounds.png``."""
@@ -205,6 +216,8 @@ class Args(HistoryFitArgs):
         if self.union and (self.fit_only or not self.pi_rounds or self.ensemble > 1):
             raise ValueError("--union fits on the labels of the policy-iteration rounds "
                              "(--pi-rounds, not --fit-only) and is averaged alone (--ensemble 1)")
+        if self.resume and self.fit_only:
+            raise ValueError("--resume goes on with the stages of a run; --fit-only has none")
         if self.league_rounds > 1 and not self.league:
             raise ValueError(f"--league-rounds {self.league_rounds}: the rounds need --league")
         if self.league and not (self.union and self.league_weight > 0):
@@ -421,6 +434,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     # the stages over several runs build on this module's (imported here, not at the top)
     from train.lookahead_lineages import average_stages, run_lineages
 
+    with user_errors():
+        record_args(args)
     if args.lineages > 1 or args.union:
         return run_lineages(args, rules)
     stages, files, last = run(args, rules)
@@ -428,6 +443,27 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         members = [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
         last = average_stages(args, rules, stages, members, files)
     return last
+
+
+UNRECORDED = ("resume", "progress", "threads", "max_seconds")
+"""Arguments that a resumed run may change (``OUT/args.json`` leaves them out)."""
+
+
+def record_args(args: Args) -> None:
+    """Write the run's arguments to ``OUT/args.json``; with ``resume``, first a ValueError
+    naming the arguments that differ from those recorded there."""
+    path = Path(args.out) / "args.json"
+    now = {k: v for k, v in json.loads(json.dumps(dataclasses.asdict(args))).items()
+           if k not in UNRECORDED}
+    if args.resume and path.is_file():
+        was = json.loads(path.read_text())
+        diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k))
+        if diff:
+            raise ValueError(f"--resume: {args.out} holds a run of other arguments ("
+                             + ", ".join(f"{k}: {was.get(k)!r} there, {now.get(k)!r} now"
+                                         for k in diff) + ")")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(now, indent=1) + "\n")
 
 
 def check_files(args: Args, rules: Rules) -> None:
@@ -442,11 +478,9 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
     their record, the labels files of the last fit and its last metrics."""
     check_files(args, rules)
     out = Path(args.out)
-    stages = Stages(out, rules, args.eval_deals, args.progress)
+    stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
     files = collect_all(args) + [Path(a) for a in args.also]
-    took = stages.lap()
-    last = fit_files(args, rules, files)
-    stages.add("R0", out, took, last)
+    last = stages.stage("R0", out, stages.lap(), partial(fit_files, args, rules, files))
     plan = [("D", k, args.dagger) for k in range(1, args.rounds)]
     plan += [("PI", k, args.pi_decisions) for k in range(1, args.pi_rounds + 1)]
     for kind, k, decisions in plan:
@@ -456,11 +490,11 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
             step = dataclasses.replace(step, rollout=step.behaviour)
         new = collect_all(step)
         files = files + new if kind == "D" else new
-        took = stages.lap()
-        last = fit_files(dataclasses.replace(step, init=step.behaviour, lr=args.round_lr,
-                                             epochs=args.round_epochs), rules, files)
+        fit_args = dataclasses.replace(step, init=step.behaviour, lr=args.round_lr,
+                                       epochs=args.round_epochs)
+        last = stages.stage(f"{kind}{k}", sub, stages.lap(),
+                            partial(fit_files, fit_args, rules, files))
         shutil.copyfile(sub / "policy.pt", out / "policy.pt")
-        stages.add(f"{kind}{k}", sub, took, last)
     return stages, files, last
 
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 from president_env.cli import user_errors
 from president_env.core.rules import Rules
@@ -28,7 +31,7 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
     ``L<i>.<stage>`` (its wall clock from the start), and the average is rated on the labels
     of the last run's last fit only (every run's could be several times the memory of one
     fit)."""
-    top = Stages(Path(args.out), rules, args.eval_deals, args.progress)
+    top = Stages(Path(args.out), rules, args.eval_deals, args.progress, args.resume)
     members: list[Path] = []
     files: list[Path] = []
     pi_files: list[Path] = []
@@ -37,8 +40,12 @@ def run_lineages(args: Args, rules: Rules) -> dict[str, float]:
         one = dataclasses.replace(args, out=str(Path(args.out) / f"lineage_{i}"), lineages=1,
                                   seed=args.seed + LINEAGE_SEEDS * i)
         stages, last_files, _ = run(one, rules)
+        if stages.made:  # the stages after a lineage made again are made again
+            top.recorded = {}
         top.rows += [{**r, "stage": f"L{i}.{r['stage']}",
-                      "elapsed_s": round(start + r["elapsed_s"], 1)} for r in stages.rows]
+                      "elapsed_s": round(start + float(r["elapsed_s"]), 1)}
+                     for r in stages.rows]
+        top.sync(top.rows[-1]["elapsed_s"])
         members += [Path(r["folder"]) / "policy.pt" for r in stages.rows[-args.ensemble:]]
         files = last_files
         pi_files += [p for r in stages.rows if r["stage"].startswith("PI")
@@ -102,13 +109,19 @@ def fit_each(args: Args, rules: Rules, stages: Stages, files: list[Path], starts
     ``folders`` (``round_lr``, ``round_epochs``, the ``i``-th seeded ``args.seed + i``),
     recorded as the stages ``<stage><i>`` (the first with the collection's ``collect_s``):
     their policies."""
-    with user_errors():
-        d = read_labels(rules, files)
+    labels: list[dict[str, np.ndarray]] = []  # read once, when a fit is made
+
+    def fit_one(one: Args, folder: Path) -> dict[str, float]:
+        if not labels:
+            with user_errors():
+                labels.append(read_labels(rules, files))
+        return fit(one, rules, labels[0], folder)
+
     for i, (start, folder) in enumerate(zip(starts, folders, strict=True)):
         one = dataclasses.replace(args, out=str(folder), init=str(start), lr=args.round_lr,
                                   epochs=args.round_epochs, seed=args.seed + i)
-        last = fit(one, rules, d, folder)
-        stages.add(f"{stage}{i}", folder, collect_s if i == 0 else 0.0, last)
+        stages.stage(f"{stage}{i}", folder, collect_s if i == 0 else 0.0,
+                     partial(fit_one, one, folder))
     return [f / "policy.pt" for f in folders]
 
 
@@ -120,7 +133,9 @@ def average_stages(args: Args, rules: Rules, stages: Stages, members: list[Path]
     collection; its seconds are the merge and the regret), with its regret on the labels
     ``files`` (those of the last fit)."""
     folder = folder or Path(args.out) / "ensemble"
-    net = merge([str(m) for m in members], str(folder / "policy.pt"), weights)
-    last = regret_on(net, rules, files, args.holdout)
-    stages.add(stage, folder, 0.0, last)
-    return last
+
+    def average() -> dict[str, float]:
+        net = merge([str(m) for m in members], str(folder / "policy.pt"), weights)
+        return regret_on(net, rules, files, args.holdout)
+
+    return stages.stage(stage, folder, 0.0, average)

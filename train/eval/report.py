@@ -191,35 +191,56 @@ def plot_learning_curve(metrics_csv: str | Path, out_png: str | Path, title: str
     return out
 
 
-def plot_stages(rows: list[dict[str, Any]], out_png: str | Path) -> Path:
-    """The stages of a ``train.lookahead`` run (``rounds.csv`` rows) against the wall clock:
-    held-out regret, and the mean place against three Hard with its interval where measured."""
+def _num(row: dict[str, Any], key: str) -> float:
+    """``row[key]`` as a number; NaN where missing or empty (a CSV's blank cell)."""
+    value = row.get(key)
+    return float("nan") if value is None or value == "" else float(value)
+
+
+def plot_stages(rows: list[dict[str, Any]], out_png: str | Path, title: str = "") -> Path:
+    """The stages of a ``train.lookahead`` run (``rounds.csv`` rows), or of a recipe composed
+    from several (``python -m train.curve``): held-out regret, the mean place against three
+    Hard (``vs_hard``, ``vs_hard_lo``, ``vs_hard_hi``) and against three Expert
+    (``vs_expert``, ``vs_expert_lo``, ``vs_expert_hi``) with their intervals, each panel where
+    some row has it and each point where its row does. Against the wall clock when every row
+    has ``elapsed_s``, else in the rows' order. Stages named ``<run>.<stage>`` (``L0.R0``) are
+    joined by a line within their run only."""
     plt = _pyplot()
-    hours = [float(r["elapsed_s"]) / 3600 for r in rows]
     names = [str(r["stage"]) for r in rows]
-    rated = [i for i, r in enumerate(rows) if r.get("vs_hard") is not None]
-    fig, axes = plt.subplots(1, 2 if rated else 1, figsize=(11 if rated else 6, 4),
+    runs = [n.split(".")[0] if "." in n else "" for n in names]
+    elapsed = [_num(r, "elapsed_s") / 3600 for r in rows]
+    timed = bool(rows) and all(np.isfinite(elapsed))
+    xs = elapsed if timed else list(range(len(rows)))
+    panels = [(key, label) for key, label in (
+        ("heldout_regret", "held-out regret (places lost per decision)"),
+        ("vs_hard", "mean place against three Hard (95% CI)"),
+        ("vs_expert", "mean place against three Expert (95% CI)"))
+        if any(np.isfinite(_num(r, key)) for r in rows)]
+    if not panels:
+        raise ValueError("no stage has a held-out regret or a rating to plot")
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels) + 0.5, 4.2),
                              squeeze=False)
-    ax = axes[0, 0]
-    regret = [float(r["heldout_regret"]) for r in rows]
-    ax.plot(hours, regret, marker="o")
-    ax.set_ylabel("held-out regret (places lost per decision)")
-    _name_points(ax, hours, regret, names)
-    if rated:
-        ax2 = axes[0, 1]
-        mean = np.array([float(rows[i]["vs_hard"]) for i in rated])
-        lo = np.array([float(rows[i]["vs_hard_lo"]) for i in rated])
-        hi = np.array([float(rows[i]["vs_hard_hi"]) for i in rated])
-        ax2.errorbar([hours[i] for i in rated], mean, yerr=[mean - lo, hi - mean], marker="o",
-                     capsize=4)
-        ax2.axhline(2.5, color="grey", lw=0.8, ls="--", label="fair share")
-        _name_points(ax2, [hours[i] for i in rated], mean, [names[i] for i in rated])
-        ax2.set_ylabel("mean place against three Hard (95% CI)")
-        ax2.legend()
-    for a in axes[0]:
-        a.set_xlabel("hours since the start")
-        a.grid(alpha=0.3)
-    fig.suptitle("train.lookahead: each stage")
+    for ax, (key, label) in zip(axes[0], panels, strict=True):
+        at = [i for i, r in enumerate(rows) if np.isfinite(_num(r, key))]
+        x = [xs[i] for i in at]
+        mean = np.array([_num(rows[i], key) for i in at])
+        for run in dict.fromkeys(runs[i] for i in at):  # a line per run, not across runs
+            part = [j for j, i in enumerate(at) if runs[i] == run]
+            ax.plot([x[j] for j in part], mean[part], color="C0", marker="o")
+        if key != "heldout_regret":
+            lo = np.array([_num(rows[i], f"{key}_lo") for i in at])
+            hi = np.array([_num(rows[i], f"{key}_hi") for i in at])
+            err = np.nan_to_num(np.vstack([mean - lo, hi - mean]))
+            ax.errorbar(x, mean, yerr=err, fmt="none", ecolor="C0", capsize=4)
+            ax.axhline(2.5, color="grey", lw=0.8, ls="--", label="fair share")
+            ax.legend()
+        _name_points(ax, x, mean, [names[i] for i in at])
+        ax.set_ylabel(label)
+        ax.set_xlabel("hours since the start" if timed else "stage, in the order made")
+        if not timed:
+            ax.set_xticks([])
+        ax.grid(alpha=0.3)
+    fig.suptitle(title or "train.lookahead: each stage")
     fig.tight_layout()
     out = Path(out_png)
     fig.savefig(out, dpi=120)
