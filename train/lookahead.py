@@ -44,10 +44,9 @@ writes its folder's ``policy.pt``; ``OUT/policy.pt`` is the last one. ``rounds.c
 ``rounds.png`` give each stage's labels, seconds, held-out regret and, with ``eval_deals``, its
 mean place against three Hard (duplicate deals, seed 12345 as ``train.evaluate``): the whole
 recipe is one command (the README; ``agents/pretrained/standard_4p_lookahead.pt`` came from the
-same stages run one by one, ``docs/agents_results.md``). The command repeated with ``--resume``
-goes on with a stopped run (``OUT/args.json`` must record the same arguments): the stages its
-``rounds.csv`` records are kept, the first one not recorded is made (its collection going on
-from the labels saved every ``SAVE_EVERY`` decisions), and the rest after it.
+same stages run one by one, ``docs/agents_results.md``). Repeated with ``--resume`` (the same
+arguments, ``OUT/args.json``), it goes on with a stopped run: the stages of ``rounds.csv`` are
+kept and the rest made, the first one's collection going on from its saved labels.
 
 Why it plays well: a network that sees only its observation ``o`` and regresses these labels
 learns their mean over the hands consistent with ``o``, weighted by how often those hands occur
@@ -56,7 +55,6 @@ with the true belief instead of a sampled one, learnt once instead of searched a
 decision. The hidden hands reach the labels only, never the network's input (as in the oracle
 guiding of Suphx); the policy decides from its observation alone. With ``rollout`` set to a
 policy, the labels are that policy's own action values: one step of policy iteration from it.
-Results and commands: ``docs/agents_results.md``.
 """
 
 from __future__ import annotations
