@@ -581,7 +581,6 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
     assert row["mean_place_hi"] < below, row
 
 
-
 MIX_STAGES = SHIPPED.parent.parent.parent / "docs" / "data" / "mix_stages.csv"
 
 
