@@ -68,7 +68,7 @@ __all__ = [
     "env",
     "raw_env",
 ]
-__version__ = "0.14.0"
+__version__ = "0.15.0"
 
 
 def __getattr__(name: str) -> Any:  # PEP 562: import the adapters only when asked for

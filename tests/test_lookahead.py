@@ -43,6 +43,7 @@ LOOKAHEAD_UNION = SHIPPED.with_name("standard_4p_lookahead_union.pt")
 LOOKAHEAD_LEAGUE = SHIPPED.with_name("standard_4p_lookahead_league.pt")
 LOOKAHEAD_LEAGUE2 = SHIPPED.with_name("standard_4p_lookahead_league2.pt")
 LOOKAHEAD_MIX = SHIPPED.with_name("standard_4p_lookahead_mix.pt")
+LOOKAHEAD_RECIPE = SHIPPED.with_name("standard_4p_lookahead_recipe.pt")
 
 
 def _reference_place(eng: Engine, hard: HardAgent, st: State, row: int, action: int,
@@ -559,14 +560,16 @@ def test_targets_centre_the_legal_values() -> None:
                                                      (LOOKAHEAD_UNION, 768, 2.3),
                                                      (LOOKAHEAD_LEAGUE, 768, 2.3),
                                                      (LOOKAHEAD_LEAGUE2, 768, 2.3),
-                                                     (LOOKAHEAD_MIX, 1536, 2.3)])
+                                                     (LOOKAHEAD_MIX, 1536, 2.3),
+                                                     (LOOKAHEAD_RECIPE, 1536, 2.3)])
 def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path, hidden: int,
                                                                      below: float) -> None:
     """``agents/pretrained/standard_4p_lookahead.pt``, the average of three lookahead policies
     (``standard_4p_lookahead_avg.pt``), of three union fits (``standard_4p_lookahead_union.pt``)
     and of their league refits (``standard_4p_lookahead_league.pt``; a second round:
     ``standard_4p_lookahead_league2.pt``; the union file 2 : it 1,
-    ``standard_4p_lookahead_mix.pt``) read the history
+    ``standard_4p_lookahead_mix.pt``; the one command's output,
+    ``standard_4p_lookahead_recipe.pt``) read the history
     observation, refuse the standard one, and are ahead of three Hard on deals of another seed
     than the README's."""
     from train.eval.tournament import evaluate_policy
@@ -602,6 +605,30 @@ def test_the_curve_of_the_mix_plots_its_recorded_stages(tmp_path: Path) -> None:
             if r[f"vs_{who}_lo"]:
                 assert float(r[f"vs_{who}_lo"]) < float(r[f"vs_{who}"]) < float(r[f"vs_{who}_hi"])
     out = curve.main([str(MIX_STAGES), "--out", str(tmp_path / "a" / "curve.png")])
+    assert out.stat().st_size > 20_000
+
+
+def test_the_recipe_stages_are_the_rounds_of_its_one_command(tmp_path: Path) -> None:
+    """``docs/data/recipe_stages.csv`` is the ``rounds.csv`` of the README's full-size command,
+    whose last stage is ``standard_4p_lookahead_recipe.pt``: the 27 stages the command makes
+    (the same as at a fifth of its size), in the order of the clock, each rating inside its
+    interval, and F's rating as the docs report it."""
+    from train import curve
+
+    data = MIX_STAGES.parent
+    rows = curve.read_stages(data / "recipe_stages.csv")
+    names = [r["stage"] for r in rows]
+    assert names == [r["stage"] for r in curve.read_stages(data / "fifth_stages.csv")]
+    assert len(names) == 27 and names[-1] == "F"
+    elapsed = [float(r["elapsed_s"]) for r in rows]
+    assert elapsed == sorted(elapsed) and 20_000 < elapsed[-1] < 30_000
+    for r in rows:
+        assert float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
+    f = rows[-1]
+    said = (f"**{float(f['vs_hard']):.3f} [{float(f['vs_hard_lo']):.3f}, "
+            f"{float(f['vs_hard_hi']):.3f}]**")
+    assert said in (data.parent / "agents_results.md").read_text(), said
+    out = curve.main([str(data / "recipe_stages.csv"), "--out", str(tmp_path / "curve.png")])
     assert out.stat().st_size > 20_000
 
 
