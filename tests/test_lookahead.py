@@ -587,12 +587,25 @@ def test_the_shipped_lookahead_policies_beat_hard_at_a_history_table(path: Path,
 MIX_STAGES = SHIPPED.parent.parent.parent / "docs" / "data" / "mix_stages.csv"
 
 
+def _plotted_stages(table: Path, tmp_path: Path) -> list[dict[str, Any]]:
+    """The rows of a stages table, each rating inside its interval, once ``train.curve`` has
+    drawn them (into a folder it makes)."""
+    from train import curve
+
+    rows = curve.read_stages(table)
+    for r in rows:
+        for who in ("hard", "expert"):
+            if r.get(f"vs_{who}_lo"):
+                assert float(r[f"vs_{who}_lo"]) < float(r[f"vs_{who}"]) < float(r[f"vs_{who}_hi"])
+    out = curve.main([str(table), "--out", str(tmp_path / "a" / "curve.png")])
+    assert out.stat().st_size > 20_000
+    return rows
+
+
 def test_the_curve_of_the_mix_plots_its_recorded_stages(tmp_path: Path) -> None:
     """``train.curve`` draws the composed table of the mix's stages (no clock: in the rows'
     order, runs ``A``, ``B``, ``C`` apart), whose last row is the mix as the README rates it."""
-    from train import curve
-
-    rows = curve.read_stages(MIX_STAGES)
+    rows = _plotted_stages(MIX_STAGES, tmp_path)
     names = [r["stage"] for r in rows]
     assert len(set(names)) == len(names) and names[-1] == "mix"
     readme = (MIX_STAGES.parent.parent.parent / "README.md").read_text()
@@ -600,36 +613,26 @@ def test_the_curve_of_the_mix_plots_its_recorded_stages(tmp_path: Path) -> None:
     assert (f"**2.139 [{mix['vs_hard_lo']}, {mix['vs_hard_hi']}]**" in readme
             and mix["vs_hard"] == "2.139")
     assert f"**2.398 [{mix['vs_expert_lo']}," in readme and mix["vs_expert"] == "2.398"
-    for r in rows:
-        for who in ("hard", "expert"):
-            if r[f"vs_{who}_lo"]:
-                assert float(r[f"vs_{who}_lo"]) < float(r[f"vs_{who}"]) < float(r[f"vs_{who}_hi"])
-    out = curve.main([str(MIX_STAGES), "--out", str(tmp_path / "a" / "curve.png")])
-    assert out.stat().st_size > 20_000
 
 
 def test_the_recipe_stages_are_the_rounds_of_its_one_command(tmp_path: Path) -> None:
     """``docs/data/recipe_stages.csv`` is the ``rounds.csv`` of the README's full-size command,
     whose last stage is ``standard_4p_lookahead_recipe.pt``: the 27 stages the command makes
-    (the same as at a fifth of its size), in the order of the clock, each rating inside its
-    interval, and F's rating as the docs report it."""
+    (the same as at a fifth of its size), each rated, in the order of the clock, and F's rating
+    as the docs report it."""
     from train import curve
 
     data = MIX_STAGES.parent
-    rows = curve.read_stages(data / "recipe_stages.csv")
+    rows = _plotted_stages(data / "recipe_stages.csv", tmp_path)
     names = [r["stage"] for r in rows]
     assert names == [r["stage"] for r in curve.read_stages(data / "fifth_stages.csv")]
-    assert len(names) == 27 and names[-1] == "F"
+    assert len(names) == 27 and names[-1] == "F" and all(r["vs_hard_lo"] for r in rows)
     elapsed = [float(r["elapsed_s"]) for r in rows]
     assert elapsed == sorted(elapsed) and 20_000 < elapsed[-1] < 30_000
-    for r in rows:
-        assert float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
     f = rows[-1]
     said = (f"**{float(f['vs_hard']):.3f} [{float(f['vs_hard_lo']):.3f}, "
             f"{float(f['vs_hard_hi']):.3f}]**")
     assert said in (data.parent / "agents_results.md").read_text(), said
-    out = curve.main([str(data / "recipe_stages.csv"), "--out", str(tmp_path / "curve.png")])
-    assert out.stat().st_size > 20_000
 
 
 @pytest.mark.parametrize("text, says", [
