@@ -1,4 +1,5 @@
-"""Rule-based agents for President: one :class:`Agent` protocol, four levels.
+"""Agents for President: one :class:`Agent` protocol, four rule-based levels, the Expert (a
+search) and the shipped learned policies.
 
 >>> from president_env import Rules
 >>> from agents import make_agent
@@ -9,7 +10,7 @@ decides for ``B`` games at once (compiled, no Python loop over games), ``-1`` fo
 a legal action: every agent is a :class:`president_env.table.Policy`.
 
 :func:`load_agent` is the one resolver of an agent named on a command line or in code: a
-built-in name (``"hard"``), a checkpoint in the :mod:`agents.policy` format (``.pt``) or an
+built-in name (``"hard"``, ``"expert"``), a shipped policy's name (``"policy"``, ``"ppo"``), a checkpoint in the :mod:`agents.policy` format (``.pt``) or an
 sb3-contrib ``model.zip`` (:mod:`agents.sb3`), with an optional ``#k`` suffix (``"hard#2"``,
 ``"runs/a/policy.pt#2"``) that tournaments use to tell copies apart::
 
@@ -25,8 +26,10 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from agents import pretrained
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
 from agents.expert import ExpertAgent
+from agents.pretrained import PRETRAINED
 from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, NormalAgent
 from president_env.core.rules import Rules
 
@@ -72,25 +75,40 @@ def is_checkpoint_spec(spec: str) -> bool:
     return s.lower().endswith(CHECKPOINT_SUFFIXES) or "/" in s or "\\" in s
 
 
+def agent_names() -> list[str]:
+    """Every name :func:`load_agent` resolves without a path: the built-in agents, then the
+    shipped policies (:mod:`agents.pretrained`)."""
+    return [*NAMED_AGENTS, *PRETRAINED]
+
+
 def load_agent(spec: str, rules: Rules, seed: int | None = None) -> Agent:
-    """The agent named by ``spec`` for ``rules``: a built-in agent (``"hard"``, seeded
-    ``seed``), a ``.pt`` checkpoint (:class:`agents.policy.PolicyAgent`, greedy) or an SB3
-    ``model.zip`` (:class:`agents.sb3.SB3Policy`, deterministic); a ``#k`` suffix is ignored.
-    ValueError (:class:`agents.policy.CheckpointError` for files) for an unknown name, a
-    missing or unusable file, or a checkpoint trained for other rules."""
+    """The agent named by ``spec`` for ``rules``: a built-in agent (``"hard"``, ``"expert"``,
+    seeded ``seed``), a shipped policy by name (``"policy"``, the default and strongest, or
+    ``"ppo"``: :mod:`agents.pretrained`), a ``.pt`` checkpoint (:class:`agents.policy.PolicyAgent`,
+    greedy) or an SB3 ``model.zip`` (:class:`agents.sb3.SB3Policy`, deterministic); a ``#k``
+    suffix is ignored. ValueError (:class:`agents.errors.CheckpointError` for files) for an
+    unknown name, a missing or unusable file, or a checkpoint trained for other rules; a policy
+    file without the ``train`` extra installed: :class:`president_env.extras.MissingExtra`."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string, got {type(spec).__name__}")
     name = base_spec(spec)
     if not is_checkpoint_spec(name):
-        if name.lower() not in NAMED_AGENTS:
+        key = name.lower()
+        if key in PRETRAINED:
+            return _load_file(pretrained.path(key), rules, seed)
+        if key not in NAMED_AGENTS:
             raise ValueError(
-                f"unknown agent {name!r}; agents are {sorted(NAMED_AGENTS)} or a checkpoint path "
+                f"unknown agent {name!r}; agents are {agent_names()} or a checkpoint path "
                 f"(.pt or an SB3 model.zip)"
             )
         return make_agent(name, rules, seed)
-    from agents.policy import PolicyAgent
+    return _load_file(Path(name), rules, seed)
 
-    agent = PolicyAgent.load(Path(name), rules)
+
+def _load_file(path: Path, rules: Rules, seed: int | None) -> Agent:
+    from agents.checkpoints import load_checkpoint  # torch only when a file is loaded
+
+    agent = load_checkpoint(path, rules)
     agent.reseed(seed)
     return agent
 
@@ -99,6 +117,7 @@ __all__ = [
     "AGENTS",
     "HARD_WEIGHTS",
     "NAMED_AGENTS",
+    "PRETRAINED",
     "SEARCH_AGENTS",
     "Agent",
     "AgentFactory",
@@ -109,6 +128,7 @@ __all__ = [
     "NormalAgent",
     "RandomAgent",
     "RuleAgent",
+    "agent_names",
     "base_spec",
     "is_checkpoint_spec",
     "load_agent",

@@ -36,6 +36,14 @@ IntArray = npt.NDArray[np.int64]
 _EVERY_ROW_LEGAL: Any = every_row_legal  # a numba dispatcher, typed loosely for mypy
 
 
+def act_one(policy: Any, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
+    """``policy.act_batch`` on one row: the action, or a ValueError when the mask has none."""
+    a = int(policy.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+    if a < 0:
+        raise ValueError("the action mask has no legal action (is the game over?)")
+    return a
+
+
 @runtime_checkable
 class Agent(Policy, Protocol):
     """What a seat at the table needs: a :class:`~president_env.table.Policy` over

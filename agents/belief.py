@@ -1,7 +1,7 @@
 """What the Expert believes about the hidden hands: deals of the hidden cards, weighed by how
 well a model of the other players (Hard) explains what they did in public.
 
-Two beliefs, both over :func:`president_env.positions.sample_hands` (deals consistent with the
+Two beliefs, both over :func:`president_env.search.positions.sample_hands` (deals consistent with the
 observation: the observer's hand, every seat's count, the cards played, the cards given in the
 exchange):
 
@@ -10,7 +10,7 @@ exchange):
   deals, each step swapping one card between two other seats and accepting by
   ``miss ** (change in misses)``, where the misses of a deal are the moves of the other seats
   that Hard, holding that deal's cards at that moment, would not have made (the deal is
-  replayed from the start of play, :func:`president_env.positions.replay`); a deal under which
+  replayed from the start of play, :func:`president_env.search.positions.replay`); a deal under which
   a move is impossible (a card played that the deal holds elsewhere, a lower suit kept) counts
   10 misses per such fault;
 * :func:`pass_belief`, from the observation alone (``Rules(observation="history")``): deals
@@ -32,10 +32,10 @@ from president_env.core.constants import PHASE_PLAY, Kind
 from president_env.core.engine import Engine, State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
-from president_env.positions import (
-    _known,
+from president_env.search.positions import (
     deal_start,
     from_observation,
+    known_cards,
     replay,
     sample_hands,
 )
@@ -95,7 +95,7 @@ def _cost(miss: np.ndarray, ok: np.ndarray) -> np.ndarray:
 
 def _free(hands: np.ndarray, known: np.ndarray) -> np.ndarray:
     """Cards of each deal that may move between the other seats ``[M, P, 53]``: not the
-    observer's, not the ``known`` ones (:func:`president_env.positions._known`)."""
+    observer's, not the ``known`` ones (:func:`president_env.search.positions.known_cards`)."""
     free = hands.astype(np.int64) - known
     free[:, 0] = 0
     return free
@@ -151,7 +151,7 @@ def record_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, m
                                      np.repeat(moves, n * k, axis=0), np.repeat(n_moves, n * k))
     best = (np.arange(b * n) * k + np.argmin(_cost(miss_now, ok_now).reshape(b * n, k), axis=1))
     hands, miss_now, ok_now = hands[best], miss_now[best], ok_now[best]
-    known = _known(rules, o, ObservationLayout(rules), True)
+    known = known_cards(rules, o, ObservationLayout(rules), True)
     free = _free(hands, known)
     for _ in range(steps):
         new, changed = _propose(hands, free, rng, miss_now)

@@ -5,11 +5,11 @@ For each decision of the play phase with more than one legal action, :class:`Exp
 1. draws ``samples`` deals of the hidden cards from its belief (:mod:`agents.belief`): deals
    consistent with the observation (its hand, every seat's count, the cards played per card id,
    the cards it gave in the exchange, the suits the lowest-suit-first rule of sets rules out;
-   :func:`president_env.positions.sample_hands`), weighed by how well Hard, as a model of the
+   :func:`president_env.search.positions.sample_hands`), weighed by how well Hard, as a model of the
    other players, explains every move of the deal so far (the public record a
    :class:`~president_env.table.Table` keeps for it; without a record, the passes of the
    history observation);
-2. builds the position of each (:func:`president_env.positions.from_observation`), plays every
+2. builds the position of each (:func:`president_env.search.positions.from_observation`), plays every
    legal action in every one of them (the same deals for every action: common random numbers),
    and plays the deal on with :class:`~agents.rule_based.HardAgent` in every seat, in one batched
    engine state for all the rows, actions and deals of the call, until its own seat has gone
@@ -37,7 +37,7 @@ from agents.rule_based import HardAgent
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
-from president_env.positions import check_record, from_observation, sample_hands
+from president_env.search.positions import check_record, from_observation, sample_hands
 from president_env.table import policy_obs_size
 
 SAMPLES = 32

@@ -5,7 +5,8 @@ A checkpoint is a file written by :func:`save_policy` (``torch.save`` of a plain
 "num_actions", "hidden", "state_dict", "meta"}``. :meth:`PolicyAgent.load` checks every part and
 raises :class:`CheckpointError` with the reason for a missing, corrupt or foreign file, one
 trained for other rules, or weights that cannot be a trained network (a NaN or infinite value,
-a weight matrix of zeros). It also reads an sb3-contrib ``model.zip`` (see :mod:`agents.sb3`).
+a weight matrix of zeros). An sb3-contrib ``model.zip`` is read by :mod:`agents.sb3`;
+:func:`agents.checkpoints.load_checkpoint` reads either. Needs the ``train`` extra (torch).
 
 Rules of a policy
 -----------------
@@ -22,39 +23,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import torch
-from torch import nn
 
+from agents.base import act_one
+from agents.errors import CheckpointError
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from president_env.table import check_rules, rule_differences
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    raise missing_extra("torch", "train", "agents.policy (a trained policy)") from None
 
 __all__ = ["CheckpointError", "PolicyAgent", "PolicyNet", "average_nets", "check_rules",
            "check_weights", "load_policy", "rule_differences", "save_policy"]
 
-if TYPE_CHECKING:
-    from agents.sb3 import SB3Policy
-
 FORMAT = "president-policy"
-PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
-"""Policies shipped with the package (``standard_4p.pt``: 4-player ``standard``)."""
 VERSION = 1
-
-
-def act_one(policy: Any, observation: npt.ArrayLike, action_mask: npt.ArrayLike) -> int:
-    """``policy.act_batch`` on one row: the action, or a ValueError when the mask has none."""
-    a = int(policy.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
-    if a < 0:
-        raise ValueError("the action mask has no legal action (is the game over?)")
-    return a
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that cannot be used (missing, corrupt, wrong format or rules)."""
 
 
 class PolicyNet(nn.Module):
@@ -73,7 +64,7 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (illegal actions at -1e9) and values."""
-        h = self.trunk(_scale(obs))
+        h = self.trunk(scale_observation(obs))
         logits = self.pi(h).masked_fill(~mask, -1e9)
         return logits, self.v(h).squeeze(-1)
 
@@ -130,7 +121,7 @@ def weight_shares(weights: Sequence[float], n: int) -> torch.Tensor:
     return w / w.sum()
 
 
-def _scale(obs: torch.Tensor) -> torch.Tensor:
+def scale_observation(obs: torch.Tensor) -> torch.Tensor:
     # counts and scores can reach tens; a fixed squashing keeps inputs in a sane range
     return torch.tanh(obs / 4.0) * 2.0
 
@@ -232,18 +223,10 @@ class PolicyAgent:
         self.gen.manual_seed(0 if seed is None else seed)
 
     @classmethod
-    def load(
-        cls, path: str | Path, rules: Rules | None = None, **kwargs: Any
-    ) -> PolicyAgent | SB3Policy:
-        """The policy of a checkpoint file: this format (a :class:`PolicyAgent`), or an
-        sb3-contrib ``model.zip`` (an :class:`agents.sb3.SB3Policy`, ``deterministic`` for
-        ``greedy``). With ``rules``, a :class:`CheckpointError` unless trained for them."""
-        from agents.sb3 import SB3Policy, is_sb3_model
-
-        if is_sb3_model(path):
-            return SB3Policy.load(
-                path, rules, deterministic=kwargs.pop("greedy", True), **kwargs
-            )
+    def load(cls, path: str | Path, rules: Rules | None = None, **kwargs: Any) -> PolicyAgent:
+        """The policy of a checkpoint file of this format (an SB3 ``model.zip`` too:
+        :func:`agents.checkpoints.load_checkpoint` picks the reader). With ``rules``, a
+        :class:`CheckpointError` unless trained for them."""
         net, trained, _ = load_policy(path, rules)
         # the observation is the one it was trained for: a table of observation="history"
         # hands a standard policy the standard prefix (president_env.table.policy_obs_size)
@@ -263,9 +246,12 @@ class PolicyAgent:
                 f"expected [B, obs] and [B, actions], got {obs_np.shape}, {mask_np.shape}"
             )
         if obs_np.shape[1] != self.net.obs_size or mask_np.shape[1] != self.net.num_actions:
+            hint = (" (it reads observation='history': make the env or table with "
+                    "observation='history'; president_env.table.table_rules does so)"
+                    if self.rules.observation == "history" else "")
             raise ValueError(
                 f"observation/mask sizes {obs_np.shape[1]}/{mask_np.shape[1]} do not match the "
-                f"policy's {self.net.obs_size}/{self.net.num_actions}"
+                f"policy's {self.net.obs_size}/{self.net.num_actions}{hint}"
             )
         legal = mask_np.any(axis=1)
         if legal.all():

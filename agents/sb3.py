@@ -12,11 +12,11 @@ a ``model.zip`` holding the rules it was trained for (the model attribute
 
 The policy's ``rules`` are the model's own when it stores them, else the ``rules`` given to
 :meth:`SB3Policy.load` (a model saved by another script); with both, they must agree (a
-:class:`~agents.policy.CheckpointError` lists the options that differ). Decisions are
+:class:`~agents.errors.CheckpointError` lists the options that differ). Decisions are
 deterministic by default (the most likely legal action, as ``model.predict(...,
 deterministic=True)``); with ``deterministic=False`` they are sampled from a seeded generator.
 A missing, damaged or foreign file, a model of other sizes, or weights with a NaN, an infinite
-value or a zeroed weight matrix give a :class:`~agents.policy.CheckpointError` naming the file.
+value or a zeroed weight matrix give a :class:`~agents.errors.CheckpointError` naming the file.
 ``agents.load_agent("path/model.zip", rules)`` is the usual way in.
 """
 
@@ -29,12 +29,19 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import torch
 
-from agents.policy import CheckpointError, act_one, check_weights
+from agents.base import act_one
+from agents.errors import CheckpointError
+from agents.policy import check_weights
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from president_env.table import rule_differences
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "agents.sb3 (an SB3 model)") from None
 
 RULES_KEY = "president_rules"
 """Model attribute (and key of the zip's ``data`` JSON) holding ``Rules.to_dict()``."""

@@ -1,6 +1,6 @@
 """Throughput of the PettingZoo AEC env and of the vector env under uniformly random legal play.
 
-* :func:`measure_aec`: the default wrapped ``president_env.aec()``, played exactly like the
+* :func:`measure_aec`: the default wrapped ``president_env.envs.aec()``, played exactly like the
   PettingZoo anchor (``anchors/pettingzoo_texas_holdem.py``): ``for agent in env.agent_iter()``,
   ``env.last()``, a uniformly random legal action from ``obs["action_mask"]``, ``env.step``;
   ``env.reset(seed=seed)`` once, then ``env.reset()`` for every following game. Each step with

@@ -2,36 +2,37 @@
 
 Layers, bottom to top (each imports only those below it):
 
-* :mod:`president_env.core`: rules, cards, actions, observation and the batched engine
-  (numpy and numba only);
-* :mod:`president_env.rewards` (places to rewards), :mod:`president_env.gate` (one action
-  check for every adapter and seat), :mod:`president_env.table` (the ``Policy`` protocol and
-  the batched table that seats policies);
-* the adapters: :mod:`president_env.aec` (PettingZoo), :mod:`president_env.vector` (many games),
-  :mod:`president_env.single_agent` (Gymnasium), :mod:`president_env.learner` (a learner's
-  seat in many games);
-* :mod:`president_env.testing`: the plain reference implementation and the engine checks.
+* :mod:`president_env.core`: rules, cards, actions, observation, the batched engine and the
+  one-game fast path (numpy and numba only);
+* the seating layer: :mod:`president_env.rewards` (places to rewards), :mod:`president_env.gate`
+  (one action check for every adapter and seat), :mod:`president_env.table` (the ``Policy``
+  protocol and the batched table that seats policies);
+* the adapters, :mod:`president_env.envs`: ``aec`` (PettingZoo), ``vector`` (many games),
+  ``single_agent`` (Gymnasium), ``learner`` (a learner's seat in many games);
+* beside them: :mod:`president_env.render` (text and pictures), :mod:`president_env.records`
+  (game records), :mod:`president_env.search` (positions and hand sampling),
+  :mod:`president_env.cli` (command lines from dataclasses), :mod:`president_env.testing` (the
+  plain reference implementation and the engine checks).
 
-Names are re-exported here lazily, so ``import president_env.core`` loads no RL library.
-The Gymnasium id ``President-v0`` is registered when :mod:`president_env.single_agent` is
-imported, or with this package when Gymnasium is already loaded; ``gymnasium.make(
-"president_env.single_agent:President-v0")`` always works (``"president_env:President-v0"``
-only when this package is first imported after Gymnasium: importing it again does nothing).
+Names are re-exported here lazily, so ``import president_env.core`` loads no adapter. Importing
+this package registers the Gymnasium id ``President-v0`` (``gymnasium.make("President-v0")``
+works whichever of the two was imported first; ``gymnasium.register_envs(president_env)`` is
+Gymnasium's way to say so in code that uses no other name of it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from president_env.aec import env, raw_env
     from president_env.core import PRESETS, ActionLayout, Engine, Kind, Rules, State, deal_hands
-    from president_env.learner import LearnerVecEnv
-    from president_env.single_agent import SingleAgentEnv
+    from president_env.envs.aec import env, raw_env
+    from president_env.envs.learner import LearnerVecEnv
+    from president_env.envs.single_agent import SingleAgentEnv
+    from president_env.envs.vector import VectorEnv
     from president_env.table import Policy, RandomPolicy, Table
-    from president_env.vector import VectorEnv
 
 _EXPORTS = {
     "PRESETS": "president_env.core",
@@ -41,11 +42,11 @@ _EXPORTS = {
     "Rules": "president_env.core",
     "State": "president_env.core",
     "deal_hands": "president_env.core",
-    "env": "president_env.aec",
-    "raw_env": "president_env.aec",
-    "VectorEnv": "president_env.vector",
-    "SingleAgentEnv": "president_env.single_agent",
-    "LearnerVecEnv": "president_env.learner",
+    "env": "president_env.envs.aec",
+    "raw_env": "president_env.envs.aec",
+    "VectorEnv": "president_env.envs.vector",
+    "SingleAgentEnv": "president_env.envs.single_agent",
+    "LearnerVecEnv": "president_env.envs.learner",
     "Policy": "president_env.table",
     "RandomPolicy": "president_env.table",
     "Table": "president_env.table",
@@ -89,8 +90,8 @@ def register_gymnasium() -> None:
     import gymnasium
 
     if "President-v0" not in gymnasium.registry:
-        gymnasium.register("President-v0", entry_point="president_env.single_agent:SingleAgentEnv")
+        gymnasium.register("President-v0", entry_point="president_env.envs.single_agent:SingleAgentEnv")
 
 
-if "gymnasium" in sys.modules:  # registering costs nothing once Gymnasium is loaded
+with contextlib.suppress(ImportError):  # the engine alone (president_env.core) needs no Gymnasium
     register_gymnasium()

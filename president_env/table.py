@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from president_env.core._fastpath import OneGame
+from president_env.core import OneGame
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
 from president_env.core.observe import ObservationLayout
@@ -145,6 +145,15 @@ def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
             f"observation {rules.observation!r}, without the history blocks it reads; play it "
             f"at a table with observation='history' (the same rules otherwise)"
         )
+
+
+def table_rules(rules: Rules, policies: Sequence[object]) -> Rules:
+    """The rules of a table for ``policies``: ``rules``, with ``observation="history"`` when a
+    policy reads the history observation (the Expert, the shipped ``policy``); the others then get their own, standard
+    prefix of it (:func:`policy_obs_size`). Every tool that seats agents builds its table so, which is how a history policy plays wherever it is seated."""
+    wants = any(getattr(getattr(q, "rules", None), "observation", None) == "history"
+                for q in policies)
+    return rules.replace(observation="history") if wants else rules
 
 
 def policy_obs_size(policy: object, rules: Rules) -> int | None:

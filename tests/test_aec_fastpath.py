@@ -17,11 +17,11 @@ import pytest
 from pettingzoo.utils import wrappers
 
 from president_env import env, raw_env
-from president_env._adapt import game_seed
-from president_env.aec_wrappers import ActionCheckWrapper, OrderEnforcingWrapper
-from president_env.core._fastpath import OneGame
+from president_env.core import OneGame
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
+from president_env.envs.wrappers import ActionCheckWrapper, OrderEnforcingWrapper
+from president_env.seeding import game_seed
 
 PRESETS = ["standard", "daifugo", "daifugo_full"]
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents import load_agent
-from agents.policy import PRETRAINED_DIR, CheckpointError, PolicyAgent, PolicyNet, save_policy
+from agents import load_agent, pretrained
+from agents.policy import CheckpointError, PolicyAgent, PolicyNet, save_policy
 from president_env.cli import check_args
 from president_env.core.cards import parse_hand
 from president_env.core.engine import Engine
@@ -24,7 +24,7 @@ from train.eval.tournament import evaluate_policy, run_tournament
 
 STANDARD = Rules.preset("standard")
 EQUAL = Rules.preset("standard", allow_equal=True)  # same sizes, another game
-SHIPPED = PRETRAINED_DIR / "standard_4p.pt"
+SHIPPED = pretrained.path("ppo")
 
 
 # ---------------------------------------------------------------------------- hands
@@ -147,7 +147,7 @@ BAD = [
     ("train.tournament", ["--agents", "hard,easy"], "one agent per seat"),
     ("train.demo", ["--minutes", "0"], "error: --minutes 0.0: expected a number > 0"),
     ("train.demo", ["--deals", "x"], "error: argument --deals: invalid int value: 'x'"),
-    ("agents.play", ["--seed", "-1"], "error: --seed must be a non-negative integer"),
+    ("apps.play", ["--seed", "-1"], "error: --seed must be a non-negative integer"),
 ]
 
 
@@ -217,10 +217,11 @@ def test_a_time_bounded_run_shows_time_and_a_step_bounded_one_steps(
 
 
 def test_single_agent_env_refuses_an_opponent_of_other_rules_at_construction() -> None:
-    from agents.policy import PRETRAINED_DIR, PolicyAgent
+    from agents import pretrained
+    from agents.policy import PolicyAgent
     from president_env import Rules, SingleAgentEnv
 
-    policy = PolicyAgent.load(PRETRAINED_DIR / "standard_4p.pt")
+    policy = PolicyAgent.load(pretrained.path("ppo"))
     other = Rules.preset("standard", revolution=not policy.rules.revolution)
     with pytest.raises(ValueError, match=r"opponent 1 was made for other rules .*revolution"):
         SingleAgentEnv(rules=other, opponents=policy)

@@ -104,11 +104,11 @@ def test_readme_snippet_runs(name: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("first", ["president_env", "gymnasium"])
 def test_gymnasium_make_by_module_whatever_was_imported_first(first: str) -> None:
-    """``gymnasium.make("president_env.single_agent:President-v0")`` finds the id whether the
+    """``gymnasium.make("president_env.envs.single_agent:President-v0")`` finds the id whether the
     package or Gymnasium was imported first (a fresh process: the registry starts empty)."""
     code = (
         f"import {first}\nimport president_env, gymnasium\n"
-        "e = gymnasium.make('president_env.single_agent:President-v0', preset='standard')\n"
+        "e = gymnasium.make('president_env.envs.single_agent:President-v0', preset='standard')\n"
         "obs, info = e.reset(seed=1)\nassert obs.shape == e.observation_space.shape\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -121,14 +121,14 @@ def test_sb3_make_vec_env_subprocess_maskable_ppo(strict: None) -> None:
     """SB3 builds string ids with ``render_mode="rgb_array"``; before this release the env
     refused it and the parent saw only a ``ConnectionResetError``. The worker processes of a
     notebook or of pytest do not import the caller's modules:
-    ``"president_env.single_agent:President-v0"`` imports the module that registers the id (a script that imports ``president_env`` may name
+    ``"president_env.envs.single_agent:President-v0"`` imports the module that registers the id (a script that imports ``president_env`` may name
     ``"President-v0"``, as the README's snippet does)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     venv = make_vec_env(
-        "president_env.single_agent:President-v0",
+        "president_env.envs.single_agent:President-v0",
         n_envs=2,
         vec_env_cls=SubprocVecEnv,
         env_kwargs={"preset": "cardverse", "num_players": 3, "seat": "random"},

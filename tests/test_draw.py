@@ -1,4 +1,4 @@
-"""Pictures of the table (``render_mode="rgb_array"``): president_env.draw, render_view and the
+"""Pictures of the table (``render_mode="rgb_array"``): president_env.render.picture, render_view and the
 README pictures script (train.pictures)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from president_env.core.actions import Kind
 from president_env.core.cards import parse_hand
 from president_env.core.engine import PHASE_DONE, PHASE_PLAY, Engine, State
 from president_env.core.rules import Rules
-from president_env.draw import FELT_LIGHT, HEADER_H, MARGIN, WIDTH, draw_table, frame_size
 from president_env.render import RENDER_MODES, render_table, render_view
+from president_env.render.picture import FELT_LIGHT, HEADER_H, MARGIN, WIDTH, draw_table, frame_size
 from president_env.table import RandomPolicy
 from train import pictures
 
@@ -95,7 +95,7 @@ def test_the_same_state_gives_the_same_pixels() -> None:
     # and in a new process (no cached sprites): the same bytes
     code = (
         "import hashlib, sys; from president_env.core.engine import Engine;"
-        "from president_env.core.rules import Rules; from president_env.draw import draw_table;"
+        "from president_env.core.rules import Rules; from president_env.render.picture import draw_table;"
         "r = Rules.preset('standard'); s = Engine(r).init([3]);"
         "sys.stdout.write(hashlib.sha256(draw_table(r, s).tobytes()).hexdigest())"
     )
@@ -213,7 +213,7 @@ def test_render_view_serves_every_mode(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_the_render_module_imports_without_pillow() -> None:
-    code = "import sys, president_env.render, president_env; assert 'PIL' not in sys.modules"
+    code = "import sys, president_env.render.text, president_env; assert 'PIL' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -265,7 +265,7 @@ def test_gymnasiums_render_collection_records_the_single_agent_env(tmp_path: Pat
     import gymnasium
     from gymnasium.wrappers import RenderCollection
 
-    import president_env.single_agent  # noqa: F401  (registers President-v0)
+    import president_env.envs.single_agent  # noqa: F401  (registers President-v0)
 
     env = RenderCollection(gymnasium.make("President-v0", render_mode="rgb_array"))
     env.reset(seed=0)
@@ -290,7 +290,7 @@ def test_gymnasiums_render_collection_records_the_single_agent_env(tmp_path: Pat
 def test_the_aec_env_draws_every_step_and_passes_pettingzoos_render_test(tmp_path: Path) -> None:
     from pettingzoo.test import render_test
 
-    from president_env.aec import env as aec_env
+    from president_env.envs.aec import env as aec_env
 
     render_test(lambda render_mode=None: aec_env(render_mode=render_mode))
     env = aec_env(preset="revolution", num_players=5, render_mode="rgb_array")

@@ -898,8 +898,8 @@ def test_one_game_by_address_plays_as_engine_advance_and_copies_stay_apart(prese
     import copy
     import pickle
 
-    from president_env.core._fastpath import OneGame
     from president_env.core.engine import Engine
+    from president_env.core.one_game import OneGame
 
     eng = Engine(Rules.preset(preset, num_players=5))
     rng = np.random.default_rng(3)
@@ -932,8 +932,8 @@ def test_one_game_by_address_plays_as_engine_advance_and_copies_stay_apart(prese
 
 
 def test_one_game_falls_back_to_engine_advance_for_arrays_it_cannot_hand_over() -> None:
-    from president_env.core._fastpath import OneGame, address_spec
     from president_env.core.engine import Engine, State
+    from president_env.core.one_game import OneGame, address_spec
 
     eng = Engine(Rules.preset("standard"))
     state = eng.init([7])

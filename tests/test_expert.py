@@ -21,9 +21,9 @@ import pytest
 from agents import ExpertAgent, HardAgent, load_agent
 from agents.belief import record_belief, record_misses
 from agents.expert import rollout_places
-from president_env import positions as P
 from president_env.core.engine import Engine
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.search import positions as P
 from president_env.table import DealRecord, Table
 from train.eval.tournament import run_tournament
 

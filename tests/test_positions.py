@@ -1,4 +1,4 @@
-"""Positions built from one player's view (:mod:`president_env.positions`).
+"""Positions built from one player's view (:mod:`president_env.search.positions`).
 
 * Round trip: at thousands of real positions of every preset (3-8 players, with the exchange of
   later deals), the position rebuilt from the acting player's observation and the true hands
@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 from agents import HardAgent
-from president_env import positions as P
 from president_env.core.cards import NUM_CARDS
 from president_env.core.engine import Engine, State
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.search import positions as P
 
 
 def _tables() -> list[Rules]:
@@ -127,7 +127,7 @@ def test_samples_fit_what_the_observer_knows(rules: Rules) -> None:
         np.testing.assert_array_equal(per_rank + blocks["played"][:, None, :13], np.broadcast_to(
             pack[:52].reshape(13, 4).sum(axis=1), per_rank.shape))
         assert (held <= pack).all()
-        known = P._known(rules, obs, lay, False)
+        known = P.known_cards(rules, obs, lay, False)
         assert (hands >= known[:, None]).all()
 
 
@@ -139,7 +139,7 @@ def test_known_gifts_are_placed() -> None:
         engine.step_inplace(state, hard.act_batch(engine.observe(state), engine.legal_action_mask(state)))
     obs = engine.observe(state, np.zeros(40, np.int64))  # seat 0, after the exchange
     lay = engine.obs_layout
-    known = P._known(rules, obs, lay, False)
+    known = P.known_cards(rules, obs, lay, False)
     assert known.sum() > 0
     hands = P.sample_hands(rules, obs, 8, np.random.default_rng(2))
     assert (hands >= known[:, None]).all()

@@ -19,7 +19,6 @@ import pytest
 
 from agents import make_agent
 from president_env import raw_env
-from president_env._adapt import game_seed
 from president_env.core import Engine, Rules
 from president_env.core.constants import PHASE_DONE
 from president_env.core.rules import PRESET_PLAYERS, PRESETS
@@ -32,10 +31,14 @@ from president_env.records import (
     RecordError,
     Step,
     check,
+    load_record,
+    record_from_dict,
+    record_from_json,
     replay,
     start_state,
     top_probs,
 )
+from president_env.seeding import game_seed
 from president_env.table import Policy, RandomPolicy, Table
 from train.eval.recording import BatchRecorder, Selection, parse_selection
 
@@ -93,7 +96,7 @@ def recorded_game(rules: Rules, seed: int = 3) -> GameRecord:
 
 # ---------------------------------------------------------------------------- hand-written
 def test_tiny_record_replays_step_by_step() -> None:
-    record = GameRecord.from_dict(TINY)
+    record = record_from_dict(TINY)
     assert record.rules == Rules.preset("standard", num_players=3)
     assert record.players == (Player("you", "human"), Player("hard"), Player("easy"))
     assert record.steps[1] == Step(1, 5, ((5, 0.75), (0, 0.25)))
@@ -111,15 +114,15 @@ def test_tiny_record_replays_step_by_step() -> None:
 
 
 def test_json_round_trip_and_files(tmp_path: Path) -> None:
-    record = GameRecord.from_dict(TINY)
-    again = GameRecord.from_json(record.to_json())
+    record = record_from_dict(TINY)
+    again = record_from_json(record.to_json())
     assert again == record
     assert json.loads(record.to_json())["seed"] == "0"
     path = record.save(tmp_path / "g.json")
-    assert GameRecord.load(path) == record
+    assert load_record(path) == record
     assert not (tmp_path / "g.json.tmp").exists()
     with pytest.raises(RecordError, match="cannot read"):
-        GameRecord.load(tmp_path / "missing.json")
+        load_record(tmp_path / "missing.json")
 
 
 def test_recorder_from_given_hands_keeps_them() -> None:
@@ -133,7 +136,7 @@ def test_recorder_from_given_hands_keeps_them() -> None:
     record = rec.finish(state)
     assert record.hands == ("3c 5d", "4c", "5c")
     assert record.to_dict()["steps"] == TINY["steps"]
-    assert record.result == GameRecord.from_dict(TINY).result
+    assert record.result == record_from_dict(TINY).result
 
 
 # ---------------------------------------------------------------------------- broken records
@@ -160,7 +163,7 @@ def test_recorder_from_given_hands_keeps_them() -> None:
 )
 def test_malformed_fields_are_named(doc: Any, where: str | None, pattern: str) -> None:
     with pytest.raises(RecordError, match=pattern) as err:
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
     assert err.value.field == where and err.value.step is None
     assert isinstance(err.value, ValueError)
 
@@ -170,7 +173,7 @@ def test_missing_field_is_named(name: str) -> None:
     doc = tiny()
     del doc[name]
     with pytest.raises(RecordError, match=f"^game record: {name}: missing") as err:
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
     assert err.value.field == name
 
 
@@ -198,27 +201,27 @@ def _with_step(k: int, **changes: Any) -> dict[str, Any]:
 )
 def test_bad_step_is_named(doc: dict[str, Any], step: int, pattern: str) -> None:
     with pytest.raises(RecordError, match=pattern) as err:
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
     assert err.value.step == step
     assert str(err.value).startswith(f"game record: step {step}: ")
 
 
 def test_truncated_or_tampered_records() -> None:
-    text = GameRecord.from_dict(TINY).to_json()
+    text = record_from_dict(TINY).to_json()
     with pytest.raises(RecordError, match="not valid JSON .* truncated"):
-        GameRecord.from_json(text[: len(text) // 2])
+        record_from_json(text[: len(text) // 2])
     with pytest.raises(RecordError, match="not UTF-8"):
-        GameRecord.from_json(b"\xff\xfe{")
+        record_from_json(b"\xff\xfe{")
     with pytest.raises(RecordError, match="steps: the record ends after 3 steps but the game is "
                        "not over"):
-        GameRecord.from_dict(tiny(steps=TINY["steps"][:3]))
-    unfinished = GameRecord.from_dict(tiny(steps=TINY["steps"][:3], result=None))
+        record_from_dict(tiny(steps=TINY["steps"][:3]))
+    unfinished = record_from_dict(tiny(steps=TINY["steps"][:3], result=None))
     assert not unfinished.finished and len(list(replay(unfinished))) == 3
     bad = tiny(result={"places": [[1, 0, 2]], "scores": [0, 2, 1], "standings": [1, 0, 2]})
     with pytest.raises(RecordError, match=r"result: the replay gives scores \[0, 2, 0\], the "
                        r"record says \[0, 2, 1\]"):
-        GameRecord.from_dict(bad)
-    assert GameRecord.from_dict(bad, verify=False).result is not None  # parsed, not replayed
+        record_from_dict(bad)
+    assert record_from_dict(bad, verify=False).result is not None  # parsed, not replayed
 
 
 def test_wrong_rules_are_found() -> None:
@@ -226,18 +229,18 @@ def test_wrong_rules_are_found() -> None:
     doc = record.to_dict()
     doc["rules"]["jokers"] = 0  # another action layout: the names no longer match
     with pytest.raises(RecordError, match="other rules"):
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
     doc = record.to_dict()
     doc["seed"] = str(record.seed + 1)  # another deal: some step does not replay
     with pytest.raises(RecordError, match="step [0-9]+: ") as err:
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
     assert err.value.step is not None
     for s in doc["steps"]:
         del s["name"]
     doc["seed"] = str(record.seed)
     doc["rules"]["allow_equal"] = False
     with pytest.raises(RecordError):
-        GameRecord.from_dict(doc)
+        record_from_dict(doc)
 
 
 def test_recorder_checks_what_it_writes() -> None:
@@ -286,7 +289,7 @@ def _round_trip(rules: Rules, n: int, seed: int) -> None:
     standings = table.engine.standings(table.state)
     for record in records:
         row = record.meta["row"]
-        back = GameRecord.from_json(record.to_json())  # parsed and replayed
+        back = record_from_json(record.to_json())  # parsed and replayed
         assert back == record
         assert back.seed == int(table.state.seed[row])
         res = back.result
@@ -398,7 +401,7 @@ def test_aec_game_recorded_with_its_reset_seed() -> None:
             a = int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"])))
             e.step(a)
             rec.add(e.possible_agents.index(agent), a)
-        record = GameRecord.from_json(rec.finish(e.game_state).to_json())
+        record = record_from_json(rec.finish(e.game_state).to_json())
         assert record.seed == game_seed(11)
         assert record.hands == (None if options is None else tuple(options["hands"]))
         standings = [e.infos[a]["standing"] for a in e.possible_agents]
@@ -409,7 +412,7 @@ def test_documented_example_replays() -> None:
     text = (ROOT / "docs" / "records.md").read_text()
     blocks = re.findall(r"```json\n(.*?)```", text, re.S)
     assert blocks, "docs/records.md has no json example"
-    record = GameRecord.from_json(blocks[0])
+    record = record_from_json(blocks[0])
     assert record.to_json() == blocks[0]  # the example is exactly what the writer writes
     assert FORMAT in text and f'"version": {VERSION}' in text
 
@@ -446,7 +449,7 @@ def test_aec_env_record_option() -> None:
         e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     record = e.unwrapped.record
     assert record.finished and record.seed == game_seed(5) and record.meta["reset_seed"] == 5
-    assert GameRecord.from_json(record.to_json()) == record
+    assert record_from_json(record.to_json()) == record
     assert record.player_names() == e.possible_agents
     assert raw_env().record is None
 
@@ -466,7 +469,7 @@ def test_tournament_keeps_the_worst_games(tmp_path: Path) -> None:
         assert r.result.standings[r.player_names().index("hard")] == place
         assert res.places[r.meta["deal"], r.meta["replay"], 0] == place
         assert r.seed == int(res.deal_seeds[r.meta["deal"]])
-        assert GameRecord.from_json(r.to_json()) == r
+        assert record_from_json(r.to_json()) == r
     out = tmp_path / "rec"
     argv = ["--deals", "10", "--no-progress", "--no-ratings", "--record", "2"]
     assert main([*argv, "--record-select", "worst:easy", "--record-dir", str(out)]) == 0

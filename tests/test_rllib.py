@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents.policy import PRETRAINED_DIR, PolicyAgent
+from agents import pretrained
+from agents.policy import PolicyAgent
 from president_env.cli import check_args
 from president_env.core.rules import Rules
 
@@ -76,9 +77,9 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def test_trainer_two_updates_with_fixed_opponents(ray_local: Any, tmp_path: Path) -> None:
     from train.rllib_ppo import Args, convert, train
 
-    pretrained = str(PRETRAINED_DIR / "standard_4p.pt")
+    shipped = str(pretrained.path("ppo"))
     args = Args(total_steps=512, rollout=256, env_runners=1, envs_per_runner=1, epochs=2, minibatches=2,
-                opponents=("hard", pretrained), eval_deals=10, out=str(tmp_path), seed=3,
+                opponents=("hard", shipped), eval_deals=10, out=str(tmp_path), seed=3,
                 progress=False, tensorboard=False, checkpoint_every=1)
     summary = train(args)
     run = Path(summary["run_dir"])

@@ -11,8 +11,8 @@ from agents import make_agent
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.envs.learner import LearnerVecEnv
 from president_env.gate import ActionGate, as_action
-from president_env.learner import LearnerVecEnv
 from president_env.rewards import deal_rewards, reward_table
 from president_env.table import EXTERNAL, RandomPolicy, Table, as_policy
 

@@ -189,7 +189,7 @@ def test_tournament_cli_smoke(tmp_path: Path) -> None:
 def test_play_cli_smoke_with_stdin() -> None:
     answers = "nonsense\n99\npair of jokers\n" + "1\n" * 400
     proc = _run(
-        ["-m", "agents.play", "--preset", "standard", "--players", "4", "--seat", "0",
+        ["-m", "apps.play", "--preset", "standard", "--players", "4", "--seat", "0",
          "--opponents", "hard", "--seed", "4"],
         stdin=answers,
     )
@@ -199,8 +199,8 @@ def test_play_cli_smoke_with_stdin() -> None:
     assert "Invalid choice: 'nonsense'" in out
     assert "choose a number from 1 to" in out
     assert "Game over" in out and "You finished" in out
-    stopped = _run(["-m", "agents.play", "--players", "3", "--opponents", "easy,normal",
+    stopped = _run(["-m", "apps.play", "--players", "3", "--opponents", "easy,normal",
                     "--seed", "1"], stdin="quit\n")
     assert stopped.returncode == 1 and "Game stopped" in stopped.stdout
-    bad = _run(["-m", "agents.play", "--players", "4", "--opponents", "easy,normal"])
+    bad = _run(["-m", "apps.play", "--players", "4", "--opponents", "easy,normal"])
     assert bad.returncode == 2 and "--opponents" in bad.stderr

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 import torch
 
+from agents import pretrained
+from agents.checkpoints import load_checkpoint
 from agents.policy import CheckpointError, PolicyAgent, PolicyNet, load_policy, save_policy
 from president_env.cli import parse, parser, rule_options
 from president_env.core.engine import Engine
@@ -162,12 +164,11 @@ def test_seeded_training_repeats_exactly(tmp_path: Path) -> None:
 
 
 def test_shipped_policy_loads_and_beats_random() -> None:
-    from agents.policy import PRETRAINED_DIR
     from train.eval.tournament import evaluate_policy
 
     rules = Rules.preset("standard", num_players=4)
-    agent = PolicyAgent.load(PRETRAINED_DIR / "standard_4p.pt", rules)
-    assert (PRETRAINED_DIR / "standard_4p.pt").stat().st_size < 5_000_000
+    agent = PolicyAgent.load(pretrained.path("ppo"), rules)
+    assert (pretrained.path("ppo")).stat().st_size < 5_000_000
     rows = evaluate_policy(agent, rules, num_deals=50, seed=3, baselines=("random",),
                            progress=False)
     assert rows[0]["mean_place_hi"] < 1.6  # random opponents average 2.5
@@ -241,11 +242,11 @@ def test_a_maskable_ppo_model_is_a_policy(sb3_model: Path) -> None:
     from agents.sb3 import SB3Policy, is_sb3_model, saved_rules
 
     rules = Rules.preset("standard")
-    assert is_sb3_model(sb3_model) and not is_sb3_model(ROOT / "agents/pretrained/standard_4p.pt")
+    assert is_sb3_model(sb3_model) and not is_sb3_model(pretrained.path("ppo"))
     assert saved_rules(sb3_model) == Rules.from_dict(dict(rules.to_dict(), preset_name=None))
     policy = load_agent(f"{sb3_model}#2", rules)
     assert isinstance(policy, SB3Policy) and policy.rules == rules
-    assert isinstance(PolicyAgent.load(sb3_model), SB3Policy)  # PolicyAgent.load reads it too
+    assert isinstance(load_checkpoint(sb3_model), SB3Policy)  # the one loader reads it too
     obs, mask = _decisions(rules)
     mask[3] = False  # a row without a legal action
     actions = policy.act_batch(obs, mask)
@@ -271,7 +272,7 @@ def test_sb3_model_in_a_tournament_and_the_evaluator(
     from train.eval.tournament import run_tournament
 
     rules = Rules.preset("standard")
-    shipped = ROOT / "agents/pretrained/standard_4p.pt"
+    shipped = pretrained.path("ppo")
     res = run_tournament({"zip": str(sb3_model), "hard": "hard", "pt": str(shipped),
                           "easy": "easy"}, rules, 4, seed=1, progress=False, ratings=False)
     assert res.names == ["zip", "hard", "pt", "easy"] and (res.places >= 0).all()
@@ -309,4 +310,4 @@ def test_bad_sb3_models_are_refused(sb3_model: Path, tmp_path: Path) -> None:
     data = sb3_model.read_bytes()
     (tmp_path / "cut.zip").write_bytes(data[: len(data) // 2])
     with pytest.raises(CheckpointError, match="cut.zip"):
-        PolicyAgent.load(tmp_path / "cut.zip")
+        load_checkpoint(tmp_path / "cut.zip")

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from president_env.core import OneGame
 from president_env.core import _kernels as K
-from president_env.core._fastpath import OneGame
 from president_env.core._kernels import _pool
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, RANK_NAMES

@@ -23,9 +23,16 @@ from president_env.core.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, card_name
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, Engine, State
 from president_env.core.observe import ObsBlock, ObservationLayout
 from president_env.core.rules import Rules
-from president_env.draw import HEADER_H, MARGIN, PANEL_H, draw_table
-from president_env.records import LATER_OPTIONS, GameRecord, GameRecorder, replay
+from president_env.records import (
+    GameRecord,
+    GameRecorder,
+    record_from_dict,
+    record_from_json,
+    replay,
+)
+from president_env.records.format import LATER_OPTIONS
 from president_env.render import render_table
+from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
 NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
 
@@ -306,7 +313,7 @@ def test_records_of_the_variants_round_trip_and_replay(name: str) -> None:
     rules = VARIANTS[name]
     record = _record_game(rules, seed=5)
     text = record.to_json()
-    back = GameRecord.from_json(text)  # parsed, replayed, its result compared
+    back = record_from_json(text)  # parsed, replayed, its result compared
     assert back == record and back.rules == rules
     names = [s["name"] for s in record.to_dict()["steps"]]
     if rules.president_asks:
@@ -329,7 +336,7 @@ def test_records_of_the_variants_round_trip_and_replay(name: str) -> None:
     if k is not None:
         doc["steps"][k]["name"] = "ask 3c" if names[k] != "ask 3c" else "ask 4c"
         with pytest.raises(ValueError, match=f"step {k}:.*other rules"):
-            GameRecord.from_dict(doc)
+            record_from_dict(doc)
 
 
 def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
@@ -374,4 +381,4 @@ def test_a_record_writes_the_later_options_only_where_they_matter(
     record = GameRecorder(rules, engine.init([1])).record
     options = record.to_dict()["rules"]
     assert tuple(n for n in LATER_OPTIONS if n in options) == written
-    assert GameRecord.from_json(record.to_json()).rules == rules
+    assert record_from_json(record.to_json()).rules == rules

@@ -1,4 +1,4 @@
-"""The web app's HTTP API (agents.web): whole games, every bad input refused with a clear 4xx
+"""The web app's HTTP API (apps.web): whole games, every bad input refused with a clear 4xx
 JSON error and the game unchanged, saved games surviving a restart, record replays."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents import make_agent
-from agents.web.server import create_app, spec_from_request
-from agents.web.session import WebError
+from apps.web.server import create_app, spec_from_request
+from apps.web.session import WebError
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from president_env.records import GameRecord, GameRecorder
+from president_env.records import GameRecord, GameRecorder, load_record
 from president_env.table import EXTERNAL, Table
 
 
@@ -143,8 +143,8 @@ def test_bad_new_games_are_refused(client: TestClient) -> None:
     refused(client.post("/api/games", json={"colour": "red"}), 400, "unknown field")
     refused(client.post("/api/games", json={"rules": {"jokers": 9}}), 400, "jokers")
     refused(client.post("/api/games", json={"preset": "runs", "players": 5,
-                                            "opponents": "policy:standard_4p"}), 400,
-            "policy:standard_4p")
+                                            "opponents": "policy"}), 400,
+            "seat agent 'policy'")
     refused(client.post("/api/games", content=b"x" * 1_000_001), 413, "too large")
 
 
@@ -168,9 +168,15 @@ def test_every_preset_and_mix_of_agents(client: TestClient) -> None:
         assert sorted(view["final"]["standings"]) == list(range(n))
 
 
-def test_a_checkpoint_plays_its_rules(client: TestClient) -> None:
-    view = new_game(client, opponents=["policy:standard_4p", "hard", "random"])
-    assert view["spec"]["seats"][1] == "policy:standard_4p"
+def test_agents_are_offered_by_name(client: TestClient) -> None:
+    agents = client.get("/api/options").json()["agents"]
+    assert agents == ["random", "easy", "normal", "hard", "expert", "policy", "ppo"]
+
+
+@pytest.mark.parametrize("name", ["policy", "ppo"])
+def test_a_shipped_policy_plays_its_rules(client: TestClient, name: str) -> None:
+    view = new_game(client, opponents=[name, "hard", "random"])
+    assert view["spec"]["seats"][1] == name
     assert "final" in play_out(client, view)
 
 
@@ -188,7 +194,7 @@ def test_restart_keeps_every_saved_game(tmp_path: Path) -> None:
         assert again == {**v, "events": []}
     view = play_out(second, views[0])  # the game goes on after the restart
     assert "final" in view
-    record = GameRecord.load(save / f"{views[1]['id']}.json")  # a saved game is a record
+    record = load_record(save / f"{views[1]['id']}.json")  # a saved game is a record
     assert record.result is not None and list(record.result.standings) == \
         views[1]["final"]["standings"]
 

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.web.server import background_server, create_app
+from apps.web.server import background_server, create_app
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.records import GameRecord, GameRecorder, top_probs
@@ -54,14 +54,15 @@ def policy_record(seed: int = 4) -> GameRecord:
     recorded), the others Hard."""
     import torch
 
-    from agents.policy import PRETRAINED_DIR, load_policy
+    from agents import pretrained
+    from agents.policy import load_policy
 
     rules = Rules.preset("standard")
-    net, _, _ = load_policy(PRETRAINED_DIR / "standard_4p.pt", rules)
+    net, _, _ = load_policy(pretrained.path("ppo"), rules)
     engine = Engine(rules)
     hard = make_agent("hard", rules, 1)
     state = engine.init([seed])
-    rec = GameRecorder(rules, state, players=["policy:standard_4p", "hard", "hard", "hard"])
+    rec = GameRecorder(rules, state, players=["ppo", "hard", "hard", "hard"])
     while state.phase[0] != 2:
         mask, obs = engine.legal_action_mask(state), engine.observe(state)
         seat = int(state.current[0])

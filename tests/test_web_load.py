@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from agents.web.server import background_server, create_app
-from president_env.records import GameRecord
+from apps.web.server import background_server, create_app
+from president_env.records import load_record
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +56,7 @@ def test_fifty_concurrent_games(tmp_path: Path) -> None:
     assert len({v["id"] for v in views}) == GAMES
     assert all(v["state"]["phase"] == "over" for v in views)
     for v in views:  # none lost: every game saved, finished, with the result the client saw
-        record = GameRecord.load(tmp_path / f"{v['id']}.json")
+        record = load_record(tmp_path / f"{v['id']}.json")
         assert record.result is not None
         assert list(record.result.standings) == v["final"]["standings"]
     ms = sorted(t * 1000 for t in times)

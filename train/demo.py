@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.policy import PRETRAINED_DIR, PolicyAgent
+from agents import pretrained
+from agents.policy import PolicyAgent
 from president_env.cli import arg, non_negative, output_dir, parse, positive
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
@@ -26,7 +27,7 @@ from train import ppo_pool
 from train.eval.report import plot_learning_curve, policy_table
 from train.eval.tournament import evaluate_policy
 
-PRETRAINED = PRETRAINED_DIR / "standard_4p.pt"
+PRETRAINED = pretrained.path()  # the default, strongest shipped policy
 
 
 @dataclass
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     if PRETRAINED.is_file():
         candidates.append(("shipped pretrained policy", PRETRAINED))
     for label, path in candidates:
-        policy = PolicyAgent.load(path, rules)
+        policy = PolicyAgent.load(path, rules)  # a history policy gets a history table
         rows = evaluate_policy(policy, rules, args.deals, seed=args.seed + 1, progress=True)
         results[label] = rows
         print(f"\n{label} ({path}):\n")

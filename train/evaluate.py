@@ -5,10 +5,11 @@ three copies of it (4-player games; in general ``num_players - 1`` copies), and 
 mean place (1 = first; 2.5 is the fair share with 4 players), first and last rates come with
 95% intervals over deals (:func:`train.eval.tournament.evaluate_policy`).
 
-    python -m train.evaluate agents/pretrained/standard_4p.pt --deals 2000
+    python -m train.evaluate policy --deals 2000          # the shipped default, by name
+    python -m train.evaluate agents/pretrained/ppo.pt --deals 2000
     python -m train.evaluate runs/maskable_ppo/standard_p4_seed0/model.zip
 
-The policy is a checkpoint in the :mod:`agents.policy` format (``.pt``) or an sb3-contrib
+The policy is a shipped policy's name (``policy``, ``ppo``: :mod:`agents.pretrained`), a checkpoint in the :mod:`agents.policy` format (``.pt``) or an sb3-contrib
 ``model.zip`` from ``train.maskable_ppo`` (:mod:`agents.sb3`), played under the rules it was
 trained for; ``--preset`` (with ``--players`` and ``--rule``) names the rules for a model that
 does not store them, or checks that the policy was trained for them.
@@ -22,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from agents import NAMED_AGENTS
-from agents.policy import PolicyAgent
+from agents.checkpoints import load_checkpoint
+from agents.pretrained import PRETRAINED, checkpoint_path
 from president_env.cli import (
     REQUIRED,
     arg,
@@ -39,10 +41,16 @@ from train.eval.report import policy_table
 from train.eval.tournament import BASELINES, evaluate_policy
 
 
+def policy_file(value: str) -> str | None:
+    """A shipped policy's name or an existing file."""
+    return None if value.strip().lower() in PRETRAINED else input_file(value)
+
+
 @dataclass
 class Args:
-    checkpoint: Path = arg(REQUIRED, input_file)
-    """Policy checkpoint (agents.policy format, .pt) or an SB3 model.zip."""
+    checkpoint: str = arg(REQUIRED, policy_file)
+    """A shipped policy's name (policy, ppo), a checkpoint (agents.policy format, .pt) or an
+    SB3 model.zip."""
     deals: int = arg(2000, positive)
     """Duplicate deals against each baseline."""
     seed: int = arg(12345, non_negative)
@@ -77,7 +85,7 @@ class Args:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = parse(Args, argv, prog="python -m train.evaluate")
     with user_errors():
-        policy = PolicyAgent.load(args.checkpoint, args.rules())
+        policy = load_checkpoint(checkpoint_path(args.checkpoint), args.rules())
     rows = evaluate_policy(policy, policy.rules, args.deals, args.seed, args.baselines)
     print(policy_table(rows, policy.rules.num_players))
     if args.json:

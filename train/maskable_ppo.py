@@ -35,7 +35,7 @@ from president_env.cli import (
     positive,
 )
 from president_env.core.rules import Rules
-from president_env.single_agent import SingleAgentEnv
+from president_env.envs.single_agent import SingleAgentEnv
 
 
 def at_least_2(value: Any) -> str | None:

@@ -1,7 +1,7 @@
 """Pictures of a game for the README: a still of the table and a GIF of a whole game.
 
 Plays one seeded game of rule-based agents (four Hard agents in the ``standard`` preset by
-default), draws every step with :func:`president_env.draw.draw_table` (the env's
+default), draws every step with :func:`president_env.render.picture.draw_table` (the env's
 ``render_mode="rgb_array"``, the hand of the seat to act face up) and writes to ``--out``:
 
 * ``table.png``: a frame from the middle of the game with cards on the pile and a pass;
@@ -27,7 +27,7 @@ from president_env.cli import parse, rule_options
 from president_env.core.actions import Kind
 from president_env.core.engine import PHASE_DONE, PHASE_PLAY, Engine, State
 from president_env.core.rules import Rules
-from president_env.draw import draw_table
+from president_env.render.picture import draw_table
 from president_env.table import Policy
 
 Frame = npt.NDArray[np.uint8]

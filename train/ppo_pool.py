@@ -3,8 +3,8 @@
 In each of ``num_envs`` games the policy plays one seat (drawn per game); the other seats are
 drawn per game from a pool of rule-based agents (batched) and frozen snapshots of the policy
 (added every ``snapshot_every`` updates when ``pool_weight > 0``): the games are a
-:class:`~president_env.learner.LearnerVecEnv`. An optional warm start imitates a rule-based
-agent first. This is the trainer of the shipped policy (``agents/pretrained/standard_4p.pt``);
+:class:`~president_env.envs.learner.LearnerVecEnv`. An optional warm start imitates a rule-based
+agent first. This is the trainer of the shipped policy (``agents/pretrained/ppo.pt``);
 ``train/selfplay_ppo.py`` is the self-play trainer in which one shared policy plays every seat.
 
 Logs to ``metrics.csv`` and TensorBoard, one row per update: ``steps`` (learner steps; the
@@ -30,7 +30,7 @@ import torch
 
 from agents.policy import PolicyNet
 from president_env.cli import arg, fraction, parse, positive
-from president_env.learner import LearnerVecEnv
+from president_env.envs.learner import LearnerVecEnv
 from president_env.table import Policy
 from train.common.args import PPOArgs, new_policy, setup
 from train.common.imitation import warm_start

@@ -9,14 +9,14 @@ those; see :meth:`agents.base.BaseAgent.act_batch`).
   :func:`block_offsets`) and reading one row (:func:`~agents.kernels.observation.read`);
 * :mod:`~agents.kernels.plays`: the action tables (:class:`Actions`) and what a play is worth
   in the order in effect, the jokers it uses (the cards it takes are the engine's
-  :func:`~president_env.core._kernels.take_cards`, shared with Hard);
+  :func:`~president_env.core.take_cards`, shared with Hard);
 * :mod:`~agents.kernels.easy`, :mod:`~agents.kernels.normal`: the two simple levels, as small
   helpers per decision (exchange return, going out, lead, follow);
 * :mod:`~agents.kernels.asks`: the President's asks (``president_asks``) of Normal and Hard;
 * :mod:`~agents.kernels.hard_odds` (chances to hold a trick or to follow),
   :mod:`~agents.kernels.hard_value` (weights, value of a hand), :mod:`~agents.kernels.hard`
   (the look-ahead over every legal action);
-* :mod:`~agents.kernels._jit`: the ``@kernel`` decorator (numba's cache keyed on all these
+* :mod:`~agents.kernels._cache`: the ``@kernel`` decorator (numba's cache keyed on all these
   sources; no reference counting outside the functions that allocate the scratch).
 
 Each public kernel allocates its scratch (:class:`~agents.kernels.observation.Seen`, Hard's

@@ -19,7 +19,7 @@ Neither ever names a card it holds every copy of, unless nothing else is legal.
 
 from __future__ import annotations
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.hard_value import hand_value
 from agents.kernels.observation import bum_seat, known_absent
 from agents.kernels.plays import copies, naturals

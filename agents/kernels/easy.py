@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.observation import new_seen, read
 from agents.kernels.plays import jokers_used, strength
 from president_env.core.constants import NUM_CARDS, Kind

@@ -22,7 +22,7 @@ hard_odds`); the hand left is valued in the order after the trick (a pending rev
 
 from __future__ import annotations
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.asks import asking, hard_ask
 from agents.kernels.hard_odds import clears, vjok, vrun, vset
 from agents.kernels.hard_value import (
@@ -34,7 +34,7 @@ from agents.kernels.hard_value import (
 )
 from agents.kernels.observation import new_seen, read
 from agents.kernels.plays import hand_total, naturals, revolts, strength
-from president_env.core._kernels import take_cards
+from president_env.core import take_cards
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
 from president_env.core.rules import RuleParam
 

@@ -16,7 +16,7 @@ played in; with ``runs_mixed_suits`` a beating run is likelier (the caller passe
 
 from __future__ import annotations
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.plays import key
 from president_env.core.constants import EIGHT, NUM_RANKS, TOP
 from president_env.core.rules import RuleParam

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.hard_odds import bomb_size, clears, follow_share, vjok, vrun, vset
 from agents.kernels.plays import key
 from president_env.core.constants import NUM_CARDS, NUM_RANKS

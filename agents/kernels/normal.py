@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from agents.kernels.asks import asking, normal_ask
 from agents.kernels.observation import new_seen, read
 from agents.kernels.plays import hand_total, jokers_used, key, run_holds, strength

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS
 from president_env.core.observe import ObsBlock, ObservationLayout
 from president_env.core.rules import RuleParam

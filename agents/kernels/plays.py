@@ -1,6 +1,6 @@
 """Helpers over actions shared by the three levels: the action tables, the order in effect,
 the strength of a play, the jokers it uses (the cards it takes: the engine's
-:func:`~president_env.core._kernels.take_cards`).
+:func:`~president_env.core.take_cards`).
 
 Ranks are ``0`` (3) .. ``12`` (2) in the usual order; the order in effect is compared through
 :func:`key`, ``rank`` or ``12 - rank`` during a revolution. A run's suit is -1 with
@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.kernels._jit import kernel
+from agents.kernels._cache import kernel
 from president_env.core.actions import ActionLayout
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
 from president_env.core.rules import RuleParam

@@ -6,7 +6,7 @@ There is no Python loop over games: the work happens in compiled kernels
 (:mod:`president_env.core._kernels`) over the same arrays. ``B = 1`` is a batch of one.
 
 The engine knows the rules only; agents, spaces, auto-reset and illegal-move penalties live in
-the adapters (:mod:`president_env.aec`, :mod:`president_env.vector`).
+the adapters (:mod:`president_env.envs.aec`, :mod:`president_env.envs.vector`).
 
 State: the arrays of :class:`~president_env.core.state.State` (every field, its dtype and
 shape: :mod:`president_env.core.state`).

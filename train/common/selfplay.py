@@ -21,11 +21,11 @@ import numpy.typing as npt
 import torch
 
 from agents.policy import PolicyNet
-from president_env._adapt import draw_seeds, game_seeds
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.rewards import deal_rewards, reward_table
+from president_env.seeding import draw_seeds, game_seeds
 from president_env.table import EXTERNAL, Policy, Table
 from train.common.pool import snapshot
 from train.common.ppo import sample

@@ -52,7 +52,7 @@ from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
 from president_env.records import GameRecord
-from president_env.table import Policy, Table, check_rules
+from president_env.table import Policy, Table, check_rules, table_rules
 from train.eval import report
 from train.eval.recording import BatchRecorder
 from train.eval.stats import FloatArray, Summary, summarize
@@ -267,15 +267,6 @@ class _Schedule:
         """Which game is in ``row``: its deal and replay (for its game record)."""
         job = int(self.slot_job[row])
         return {"deal": int(self.job_deal[job]), "replay": job % self.rotations}
-
-
-def table_rules(rules: Rules, policies: Sequence[object]) -> Rules:
-    """The rules of a table for ``policies``: ``rules``, with ``observation="history"`` when a
-    policy reads the history observation (the Expert); the others then get their own, standard
-    prefix of it (:func:`president_env.table.policy_obs_size`)."""
-    wants = any(getattr(getattr(q, "rules", None), "observation", None) == "history"
-                for q in policies)
-    return rules.replace(observation="history") if wants else rules
 
 
 def run_tournament(

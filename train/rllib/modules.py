@@ -31,7 +31,7 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
 from agents import make_agent
-from agents.policy import PolicyAgent, PolicyNet, _scale
+from agents.policy import PolicyAgent, PolicyNet, scale_observation
 from president_env.core.rules import Rules
 from train.rllib.seats import fixed_agent_config, policy_state
 
@@ -85,7 +85,7 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
 
     def _trunk(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs, mask = _obs_and_mask(batch[Columns.OBS])
-        return self.net.trunk(_scale(obs.float())), mask > 0
+        return self.net.trunk(scale_observation(obs.float())), mask > 0
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         h, mask = self._trunk(batch)

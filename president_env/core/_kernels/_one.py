@@ -9,7 +9,7 @@ tables and the number of deals; it rebuilds the arrays as views in compiled code
 calls ``advance_inline`` (``advance_kernel`` inlined) with the arguments ``Engine.advance``
 gives it. A call then unboxes three small arrays: ~0.5 us.
 
-The spec is built by :class:`president_env.core._fastpath.OneGame`, which holds every array
+The spec is built by :class:`president_env.core.one_game.OneGame`, which holds every array
 it points to (the state, whose fields are never rebound, and the engine's tables) for as long
 as the spec lives, rebuilds it for a copy, and checks the state's dtypes and dimensions
 against :data:`STATE_FIELDS` (the order of :class:`~president_env.core._kernels._types.Arrays`).
