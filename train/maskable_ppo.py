@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from agents import Agent, load_agent
 from agents.sb3 import RULES_KEY
 from president_env.cli import (
@@ -36,6 +34,12 @@ from president_env.cli import (
 )
 from president_env.core.rules import Rules
 from president_env.envs.single_agent import SingleAgentEnv
+from president_env.extras import missing_extra
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.maskable_ppo") from None
 
 
 def at_least_2(value: Any) -> str | None:

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
 from agents.policy import PolicyNet
 from president_env.cli import arg, fraction, parse, positive
 from president_env.envs.learner import LearnerVecEnv
+from president_env.extras import missing_extra
 from president_env.table import Policy
 from train.common.args import PPOArgs, new_policy, setup
 from train.common.imitation import warm_start
@@ -38,6 +38,11 @@ from train.common.pool import parse_opponents, snapshot
 from train.common.ppo import Batch, anneal, gae, ppo_update, sample
 from train.common.run import Run
 from train.common.threads import Shards, shards_for
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.ppo_pool") from None
 
 COLUMNS = ("update", "steps", "seconds", "steps_per_s", "episodes", "mean_place", "mean_reward",
            "policy_loss", "value_loss", "entropy", "approx_kl")

@@ -46,17 +46,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from agents.policy import PolicyNet, save_policy
 from president_env.cli import arg, fail, non_negative, parse, positive, user_errors
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from train.common.args import PPOArgs, new_policy, setup
 from train.common.imitation import warm_start
 from train.common.run import Run
 from train.rllib.seats import LIVE, SeatMap, opponent_modules
 from train.selfplay_ppo import evaluate_vs_hard
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.rllib_ppo") from None
 
 COLUMNS = ("update", "steps", "seconds", "steps_per_s", "iter_seconds", "games", "mean_place",
            "policy_loss", "value_loss", "entropy", "eval_mean_place")

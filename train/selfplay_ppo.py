@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
 from agents.policy import PolicyAgent, PolicyNet
 from president_env.cli import arg, fraction, non_negative, parse, positive
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from train.common.args import PPOArgs, new_policy, setup
 from train.common.imitation import warm_start
 from train.common.pool import frozen, parse_pool
@@ -51,6 +51,11 @@ from train.common.run import Run
 from train.common.selfplay import Rollout, SelfPlayCollector
 from train.common.threads import shards_for
 from train.eval.tournament import evaluate_policy
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.selfplay_ppo") from None
 
 COLUMNS = ("update", "steps", "live_steps", "seconds", "steps_per_s", "collect_steps_per_s",
            "games", "mean_place", "policy_loss", "value_loss", "entropy", "approx_kl",

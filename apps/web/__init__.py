@@ -54,6 +54,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from president_env.extras import missing_extra
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
@@ -72,7 +74,10 @@ def serve(
     save_dir: str | Path | None = None,
 ) -> None:
     """Run the web app with uvicorn until interrupted."""
-    import uvicorn
+    try:
+        import uvicorn
+    except ImportError:
+        raise missing_extra("uvicorn", "web", "apps.web (the browser app)") from None
 
     app = create_app(save_dir=save_dir, records=records)
     skipped = app.state.store.skipped

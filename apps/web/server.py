@@ -17,17 +17,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
 from apps.web.replay import ReplayLibrary
 from apps.web.session import HUMAN, GameSpec, WebError
 from apps.web.store import GameStore, agent_choices
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
+from president_env.extras import missing_extra
+
+try:
+    from fastapi import FastAPI, Request
+    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.staticfiles import StaticFiles
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+except ImportError:
+    raise missing_extra("fastapi", "web", "apps.web (the browser app)") from None
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1_000_000

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from agents import load_agent, make_agent
 from agents.policy import PolicyNet, load_policy, widen_input
 from president_env.cli import (
@@ -29,6 +27,12 @@ from president_env.cli import (
 )
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.args") from None
 
 
 @dataclass

@@ -10,8 +10,6 @@ its agreement with the teacher; :func:`warm_start` does both as ``bc_*`` argumen
 from __future__ import annotations
 
 import numpy as np
-import torch
-from torch import nn
 from tqdm import tqdm
 
 from agents import make_agent
@@ -19,9 +17,16 @@ from agents.policy import PolicyNet
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from president_env.table import EXTERNAL, Policy, Table
 from train.common.args import PPOArgs
 from train.common.run import run_dir
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.imitation") from None
 
 BATCH = 1024
 """Minibatch size of the imitation."""

@@ -9,10 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 
 from agents.policy import PolicyNet
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.labels") from None
 
 DATA = "labels.npz"
 FIELDS = ("obs", "mask", "act", "place")

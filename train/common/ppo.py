@@ -20,12 +20,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import torch
-from torch import nn
-
 from agents.policy import PolicyNet
+from president_env.extras import missing_extra
 from train.common.args import PPOArgs
 from train.common.threads import Shards, add_in_order
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.ppo") from None
 
 
 def anneal(opt: torch.optim.Optimizer, lr: float, update: int, updates: int) -> None:

@@ -18,18 +18,23 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import torch
 
 from agents.policy import PolicyNet
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from president_env.rewards import deal_rewards, reward_table
 from president_env.seeding import draw_seeds, game_seeds
 from president_env.table import EXTERNAL, Policy, Table
 from train.common.pool import snapshot
 from train.common.ppo import sample
 from train.common.threads import Shards
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.selfplay") from None
 
 F32 = npt.NDArray[np.float32]
 

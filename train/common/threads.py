@@ -44,9 +44,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-import torch
-
 from agents.policy import PolicyNet
+from president_env.extras import missing_extra
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.common.threads") from None
 
 T = TypeVar("T")
 BLOCK = 6

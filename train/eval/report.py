@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from train.eval.stats import Summary
 
 if TYPE_CHECKING:
@@ -103,7 +106,7 @@ def _preset(rules: Rules) -> str:
 # ---------------------------------------------------------------------------- files
 def save_result(res: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
     """Write ``stats.csv``, ``head_to_head.csv``, ``result.json``, ``places.npz``,
-    ``table.md`` and ``mean_place.png`` into ``out_dir``; return their paths."""
+    ``table.md`` and ``mean_place.png`` (with matplotlib) into ``out_dir``; return their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
@@ -133,13 +136,20 @@ def save_result(res: TournamentResult, out_dir: str | Path) -> dict[str, Path]:
     paths["table"].write_text(result_table(res) + "\n")
     replays = f" x {res.places.shape[1]} seatings" if res.duplicate else ""
     title = f"{_preset(res.rules)}, {res.rules.num_players} players, {res.num_deals} deals{replays}"
-    plot_mean_place(res.summary, paths["plot"], title=title)
+    if find_spec("matplotlib") is None:  # the base install: everything but the picture
+        print(f"no {paths.pop('plot').name}: plots need matplotlib "
+              "(pip install 'president-env[train]')", file=sys.stderr)
+    else:
+        plot_mean_place(res.summary, paths["plot"], title=title)
     return paths
 
 
 # ---------------------------------------------------------------------------- plots
 def _pyplot() -> Any:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise missing_extra("matplotlib", "train", "a plot") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -27,11 +27,14 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from president_env.extras import missing_extra
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -209,14 +212,17 @@ def summarize(
         names=nm, num_deals=d, rotations=r, confidence=confidence, **bounds,
         head_to_head=h2h[0], head_to_head_lo=h2h[1], head_to_head_hi=h2h[2],
     )
-    if ratings:
+    if ratings and find_spec("openskill") is not None:  # none in the base install
         out.rating_mu, out.rating_sigma, out.rating_ordinal = rate(pl, nm)
     return out
 
 
 def rate(places: npt.ArrayLike, names: Sequence[str]) -> tuple[FloatArray, FloatArray, FloatArray]:
     """openskill Plackett-Luce ratings ``(mu, sigma, ordinal)`` after every game in order."""
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise missing_extra("openskill", "train", "ratings") from None
 
     pl = np.asarray(places)
     model = PlackettLuce()

@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import torch
 from gymnasium import spaces
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
@@ -33,7 +32,13 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from agents import make_agent
 from agents.policy import PolicyAgent, PolicyNet, scale_observation
 from president_env.core.rules import Rules
+from president_env.extras import missing_extra
 from train.rllib.seats import fixed_agent_config, policy_state
+
+try:
+    import torch
+except ImportError:
+    raise missing_extra("torch", "train", "train.rllib.modules") from None
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
