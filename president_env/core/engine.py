@@ -91,6 +91,21 @@ class Engine:
         self._threads = _pool.check_threads(threads)
         self._serial_below = 2 * _pool.MIN_CHUNK if self._threads > 1 else 2**62
 
+    def _check(self, state: State) -> None:
+        """A TypeError for anything but a :class:`State`, a ValueError for a state of another
+        number of players, or without the deal's history when these rules keep it: checked
+        before any compiled code touches the state (its fields' shapes and dtypes agree with
+        each other since :class:`State` checked them when it was made)."""
+        if not isinstance(state, State):
+            raise TypeError(f"expected a State, got {type(state).__name__}")
+        if state.hands.shape[1] != self.num_players:
+            raise ValueError(
+                f"the state holds {state.hands.shape[1]}-player games but this engine's rules "
+                f"are for {self.num_players} players"
+            )
+        if self._history:
+            self._check_history(state)
+
     def _check_history(self, state: State) -> None:
         """Raise a ValueError for a state without the deal's history (size-0 fields) handed
         to this engine, whose rules keep it (called only then: the standard path pays one
@@ -147,8 +162,7 @@ class Engine:
     # ------------------------------------------------------------------ play
     def legal_action_mask(self, state: State, out: BoolArray | None = None) -> BoolArray:
         """Legal actions ``[B, A]`` of the player to act in each game (all False when over)."""
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         if out is None:
             out = np.zeros((state.batch_size, self.num_actions), np.bool_)
         self._call(mask_at, K.mask_kernel, self._mask_tables, state, out, state.batch_size)
@@ -172,8 +186,7 @@ class Engine:
         (``deal_over`` included). ``check=False`` skips the legality check (for actions drawn
         from the mask); an illegal action then corrupts the state.
         """
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         b = state.batch_size
         ok = isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (b,)
         a = cast(IntArray, actions) if ok else self._as_actions(actions, b)
@@ -200,8 +213,7 @@ class Engine:
         The same results as :meth:`step_inplace` (``check=False``), :meth:`legal_action_mask`
         and :meth:`observe`, in one call instead of three: the fast path of the adapters.
         """
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
         args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals)
@@ -246,8 +258,7 @@ class Engine:
                 out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """Observations ``[B, obs_size]`` of ``players[b]`` (default: the player to act),
         written into ``out`` when given (float32, C-contiguous ``[B, obs_size]``)."""
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         if players is None:
             pl = np.maximum(state.current, 0).astype(np.int64)
         else:
@@ -287,9 +298,11 @@ class Engine:
 
         ``deal_over`` keeps describing the step that ended the old game until the next step
         (but ``title`` is reset: read the old game's places before)."""
-        if self._history:
-            self._check_history(state)
-        args = (self._rp, state._flat, np.asarray(done, np.bool_), K.as_seeds(seeds))
+        self._check(state)
+        done = np.asarray(done, np.bool_)
+        if done.shape != (state.batch_size,):
+            raise ValueError(f"done must have shape ({state.batch_size},), got {done.shape}")
+        args = (self._rp, state._flat, done, K.as_seeds(seeds, state.batch_size))
         self._run(K.reset_where, args, state.batch_size)
 
     # ------------------------------------------------------------------ fused calls
@@ -306,8 +319,7 @@ class Engine:
         reset called one step at a time with those draws (see
         :mod:`president_env.core._kernels._fused`). Returns the actions taken and games ended.
         """
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
             raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
         if not isinstance(rng, np.random.Generator):
@@ -332,8 +344,7 @@ class Engine:
         (bool [B, A]) and ``obs`` (float32 [B, O]) of the player to act in each game (seat 0's
         view once a game is over): :meth:`reset_where`, :meth:`legal_action_mask` and
         :meth:`observe` in one pass over the games."""
-        if self._history:
-            self._check_history(state)
+        self._check(state)
         b = state.batch_size
         if mask.shape != (b, self.num_actions) or mask.dtype != np.bool_:
             raise ValueError(f"mask must be bool of shape ({b}, {self.num_actions})")
@@ -351,6 +362,7 @@ class Engine:
 
     def standings(self, state: State) -> npt.NDArray[np.int64]:
         """Final ranking ``[B, P]`` (0 = best): by score, ties broken by the last deal's place."""
+        self._check(state)
         key = -state.scores.astype(np.int64) * 16 + np.maximum(state.title, 0)
         order = np.argsort(key, axis=1, kind="stable")
         ranks = np.empty_like(order)

@@ -47,6 +47,7 @@ class OneGame:
     """
 
     def __init__(self, engine: Engine, state: State) -> None:
+        engine._check(state)  # the players and the history, before the compiled code
         if state.batch_size != 1:
             raise ValueError(f"OneGame holds one game, got a batch of {state.batch_size}")
         self.engine = engine

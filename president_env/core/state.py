@@ -63,7 +63,7 @@ The direction of play is derived, not stored: play goes to the right (seat i-1) 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -76,6 +76,9 @@ from president_env.core.cards import NUM_CARDS
 from president_env.core.constants import PHASE_DONE, PLAYED_SIZE
 
 __all__ = ["State", "replace"]
+
+MAX_PLAYERS = 8
+"""The most players of a game (``Rules.num_players``' bound)."""
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -123,8 +126,14 @@ class State:
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
 
-    def __post_init__(self) -> None:
+    check: InitVar[bool] = True
+    """Check every field's dtype and shape (the engine's own copies skip it: they are made from
+    checked states)."""
+
+    def __post_init__(self, check: bool) -> None:
         arrays = K.Arrays(*(getattr(self, n) for n in K.Arrays._fields))
+        if check:
+            _check_fields(arrays)
         object.__setattr__(self, "_arrays", arrays)
         object.__setattr__(self, "_flat", tuple(arrays))
 
@@ -173,13 +182,13 @@ class State:
         return self._arrays
 
     def copy(self) -> State:
-        return State(*(a.copy() for a in self.arrays()))
+        return State(*(a.copy() for a in self.arrays()), check=False)
 
     def take(self, index: IntArray | slice | int) -> State:
         """The games selected by ``index`` (an int keeps the batch axis)."""
         if isinstance(index, (int, np.integer)):
             index = slice(int(index), int(index) + 1)
-        return State(*(np.array(a[index]) for a in self.arrays()))
+        return State(*(np.array(a[index]) for a in self.arrays()), check=False)
 
     def put(self, index: IntArray | slice, other: State) -> None:
         """Write the games of ``other`` into this state at ``index``, in place (both with the
@@ -208,6 +217,34 @@ class State:
 
     def __getstate__(self) -> dict[str, Any]:  # a copy must not point into these arrays
         return {k: v for k, v in self.__dict__.items() if k != "_spec"}
+
+
+def _check_fields(arrays: K.Arrays) -> None:
+    """A TypeError or ValueError naming the field unless every array is a numpy array of its
+    dtype and of the shape that ``B`` games of ``P`` players take (:data:`STATE_DTYPES`; the
+    deal's history full or of size 0): what the compiled code may then index unchecked."""
+    for name, a in zip(K.Arrays._fields, arrays):
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"State.{name} must be a numpy array, got {type(a).__name__}")
+    hands = arrays.hands
+    if hands.ndim != 3 or not 1 <= hands.shape[1] <= MAX_PLAYERS:
+        raise ValueError(f"State.hands must have shape [B, P, {NUM_CARDS}] with P <= "
+                         f"{MAX_PLAYERS}, got {hands.shape}")
+    b, p = hands.shape[:2]
+    history = arrays.recent.ndim == 3 and arrays.recent.shape[1] == HISTORY_LEN
+    dims = {"P": p, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
+            "H": HISTORY_LEN, "M": MOVE}
+    if not history:
+        dims.update(C=0, X=0, H=0)
+    for name, a in zip(K.Arrays._fields, arrays):
+        dtype, shape = STATE_DTYPES[name]
+        if name not in ("seat_played", "seat_passed", "recent"):
+            want = (b, *(NUM_CARDS if d == "C" else dims[d] for d in shape))
+        else:
+            want = (b, *(dims[d] for d in shape))
+        if a.dtype != dtype or a.shape != want:
+            raise ValueError(f"State.{name} must be {np.dtype(dtype).name} of shape {want} for "
+                             f"{b} games of {p} players, got {a.dtype.name} {a.shape}")
 
 
 def replace(state: State, **changes: Any) -> State:
