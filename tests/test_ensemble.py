@@ -1,9 +1,11 @@
-"""Averaged policies (``agents.policy.average_nets``, ``train.ensemble``).
+"""Averaged policies (``agents.policy.average_nets``, ``train.lookahead.fit.average``: the
+averages of the lookahead recipe).
 
-Checked: the averaged network's logits and value equal the mean of its members' on real
-observations (members of different widths), so its greedy actions are the argmax of the mean;
-the checkpoint loads and plays at a history table; networks of other sizes, other rules, a
-single member and an empty list are refused with a clear error and write nothing.
+Checked: the averaged network's logits and value equal the (weighted) mean of its members' on
+real observations (members of different widths), so its greedy actions are the argmax of the
+mean; the checkpoint written loads and plays at a history table and records its weights;
+networks of other sizes, other rules, bad weights and an empty list are refused with a clear
+error and write nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import pytest
 import torch
 
 from agents.policy import (
-    PRETRAINED_DIR,
     CheckpointError,
     PolicyAgent,
     PolicyNet,
@@ -25,7 +26,7 @@ from agents.policy import (
 )
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from train import ensemble
+from train.lookahead.fit import average
 
 
 def _members(rules: Rules, widths: tuple[int, ...]) -> list[PolicyNet]:
@@ -89,27 +90,26 @@ def test_a_weighted_average_is_the_weighted_mean_of_its_members(tmp_path: Path) 
     for p, net in zip(paths, nets):
         save_policy(p, net, rules)
     out = tmp_path / "w.pt"
-    ensemble.main([",".join(map(str, paths)), "--weights", "2,1", "--out", str(out)])
+    average(paths, out, rules, [2.0, 1.0])
     again, _, meta = load_policy(out, rules)
     torch.testing.assert_close(again(obs.float(), mask)[0][legal], logits[legal])
     assert meta["weights"] == [2.0, 1.0]
     for bad in (["1"], ["1", "0"], ["1", "-1"], ["1", "nan"]):
         with pytest.raises(ValueError, match="positive weights"):
             average_nets(nets, [float(b) for b in bad])
-        with pytest.raises(SystemExit):
-            ensemble.main([",".join(map(str, paths)), "--weights", ",".join(bad),
-                           "--out", str(tmp_path / "no.pt")])
+        with pytest.raises(ValueError, match="positive weights"):
+            average(paths, tmp_path / "no.pt", rules, [float(b) for b in bad])
     assert not (tmp_path / "no.pt").exists()
 
 
-def test_the_cli_writes_a_checkpoint_that_plays(tmp_path: Path) -> None:
+def test_the_average_written_is_a_checkpoint_that_plays(tmp_path: Path) -> None:
     rules = Rules.preset("standard", observation="history")
     paths = []
     for i, net in enumerate(_members(rules, (32, 32))):
         paths.append(tmp_path / f"m{i}.pt")
         save_policy(paths[-1], net, rules)
     out = tmp_path / "avg" / "policy.pt"
-    ensemble.main([",".join(map(str, paths)), "--out", str(out)])
+    average(paths, out, rules)
     agent = PolicyAgent.load(out, rules)
     obs, mask = _positions(rules)
     members = [load_policy(p, rules)[0] for p in paths]
@@ -125,29 +125,11 @@ def test_bad_members_are_refused(tmp_path: Path) -> None:
     daifugo = Rules.preset("daifugo", observation="history")
     save_policy(b, _members(daifugo, (16,))[0], daifugo)
     out = tmp_path / "out.pt"
-    with pytest.raises(SystemExit):  # one member: nothing to average
-        ensemble.main([str(a), "--out", str(out)])
     with pytest.raises(CheckpointError, match="other rules"):
-        ensemble.merge([str(a), str(b)], str(out))
+        average([a, b], out, history)
     with pytest.raises(ValueError, match="inputs, actions"):
         average_nets([_members(history, (16,))[0],
                       _members(Rules.preset("standard"), (16,))[0]])
     with pytest.raises(ValueError, match="no networks"):
         average_nets([])
     assert not out.exists()
-
-
-def test_the_shipped_mix_is_what_its_documented_command_makes(tmp_path: Path) -> None:
-    """``agents/pretrained/standard_4p_lookahead_mix.pt`` is exactly the output of
-    ``train.ensemble`` on the two shipped files it names, weighted 2 : 1 (the README's command):
-    every weight equal, so it is the weighted mean checked above of those two policies."""
-    members = [PRETRAINED_DIR / "standard_4p_lookahead_union.pt",
-               PRETRAINED_DIR / "standard_4p_lookahead_league2.pt"]
-    out = tmp_path / "mix.pt"
-    ensemble.main([",".join(map(str, members)), "--weights", "2,1", "--out", str(out)])
-    rules = Rules.preset("standard", observation="history")
-    shipped = load_policy(PRETRAINED_DIR / "standard_4p_lookahead_mix.pt", rules)[0]
-    made = load_policy(out, rules)[0]
-    assert shipped.hidden == made.hidden == 1536
-    for key, value in made.state_dict().items():
-        assert torch.equal(shipped.state_dict()[key], value), key

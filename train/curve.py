@@ -1,10 +1,8 @@
 """The learning curve of a recipe of stages, from a table of them: a run's ``rounds.csv``
-(``train.lookahead`` writes it with ``rounds.png`` itself) or one composed from several runs,
-as ``docs/data/mix_stages.csv``, the stages that made the shipped
-``standard_4p_lookahead_mix.pt``:
+(``train.lookahead`` writes it with ``rounds.png`` itself) or one composed from several runs.
+The docs' curve of the recipe is its full-size run's ``rounds.csv``:
 
-    python -m train.curve docs/data/mix_stages.csv --out docs/img/mix_learning_curve.png \
-        --title "standard_4p_lookahead_mix.pt: every stage of its recipe"
+    python -m train.curve docs/data/recipe_stages.csv --out docs/img/recipe_learning_curve.png
 
 Columns (one row per stage, a blank cell where a stage was not measured): ``stage`` (its
 name), and any of ``heldout_regret``; ``vs_hard``, ``vs_hard_lo``, ``vs_hard_hi`` (mean place

@@ -180,9 +180,9 @@ def new_policy(
 
 @dataclass
 class HistoryFitArgs:
-    """Arguments common to the trainers that collect decisions at a table of
-    ``observation="history"`` and fit a network on them (``train.distill``,
-    ``train.lookahead``); each adds its own and the agents it loads (:meth:`agents`)."""
+    """Arguments of a trainer that collects decisions at a table of ``observation="history"``
+    and fits a network on them (``train.lookahead``), which adds its own and the agents it
+    loads (:meth:`agents`)."""
 
     preset: str = "standard"
     """Rules preset (the observation is always ``history``)."""

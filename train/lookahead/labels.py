@@ -1,5 +1,5 @@
-"""Lookahead labels on disk (``train.lookahead``): the labelled decisions of a collection, read
-back merged from several files, and the regret of a network on them (the mean place its greedy
+"""Lookahead labels on disk: the labelled decisions of a collection (:mod:`train.lookahead.collect`),
+read back merged from several files, and the regret of a network on them (the mean place its greedy
 choice loses against the best label of each decision)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from president_env.extras import missing_extra
 try:
     import torch
 except ImportError:
-    raise missing_extra("torch", "train", "train.common.labels") from None
+    raise missing_extra("torch", "train", "train.lookahead.labels") from None
 
 DATA = "labels.npz"
 FIELDS = ("obs", "mask", "act", "place")

@@ -1,4 +1,4 @@
-"""The stages of a multi-round training run (``train.lookahead``): ``rounds.csv`` and
+"""The record of the recipe's stages (:mod:`train.lookahead.stages`): ``rounds.csv`` and
 ``rounds.png``, one row per fit, with its policy against three Hard where measured; a resumed
 run replays the stages its ``rounds.csv`` records instead of making them again."""
 
@@ -13,6 +13,8 @@ from typing import Any
 
 from agents.policy import PolicyAgent
 from president_env.core.rules import Rules
+from train.eval.report import plot_stages
+from train.eval.tournament import evaluate_policy
 
 METRICS = ("decisions", "heldout_regret", "heldout_behaviour_regret", "train_regret",
            "train_behaviour_regret")
@@ -72,8 +74,6 @@ class Stages:
     def add(self, stage: str, folder: Path, collect_s: float, last: dict[str, float]) -> None:
         """Record the fit just written in ``folder`` (``last``: its last metrics), measure its
         policy, rewrite the files."""
-        from train.eval.tournament import evaluate_policy
-
         row: dict[str, Any] = {
             "stage": stage, "folder": str(folder), "decisions": int(last["decisions"]),
             "collect_s": round(collect_s, 1), "fit_s": round(self.lap(), 1),
@@ -91,8 +91,6 @@ class Stages:
 
     def append(self, row: dict[str, Any]) -> None:
         """Add ``row`` as it is and rewrite the files."""
-        from train.eval.report import plot_stages
-
         self.rows.append(row)
         keys = list(dict.fromkeys(k for r in self.rows for k in r))
         with open(self.out / "rounds.csv", "w", newline="") as f:

@@ -1,0 +1,173 @@
+"""Lookahead distillation, the whole recipe in one command: a network regresses the value of every
+legal action as a one-step lookahead that sees all the hands would measure it, and plays from its
+own observation (the history one).
+
+    python -m train.lookahead --decisions 2400000 --workers 2 --epochs 4 --rounds 3 \\
+        --dagger 700000 --pi-rounds 2 --pi-decisions 800000 --eval-deals 1000 --lineages 3 \\
+        --union 3 --league 450000 --league-rounds 2 --league-weight 0.3333333 --out runs/full
+
+The stages, each a collection of labels (``train.lookahead.collect``) and a fit on them
+(``train.lookahead.fit``), recorded in ``OUT/rounds.csv`` and ``OUT/rounds.png`` (labels,
+seconds, held-out regret and, with ``--eval-deals``, the mean place against three Hard):
+
+* ``R0``: ``decisions`` labels of Hard's games, a fit from scratch (or ``--init``);
+* ``D<k>`` (``--rounds``, DAgger): the last policy plays the labelled seat; a fit from it on
+  every label so far;
+* ``PI<k>`` (``--pi-rounds``, policy iteration): the last policy plays the labelled seat and
+  plays on for it in the rollouts; a fit from it on those labels only;
+* with ``--union``: these stages run ``--lineages`` times from other seeds
+  (``OUT/lineage_<i>/``, stages ``L<i>.<stage>``), then ``U<i>``: fits from each run's last
+  policy on the policy-iteration labels of every run, and ``E`` their average;
+* with ``--league``: the average plays and rolls out the labelled seat at a table of Hard and
+  of itself, each union fit is refitted from itself on those labels only (``G<i>``), and the
+  refits are averaged (``F``, mixed with the union fits by ``--league-weight``); each further
+  ``--league-rounds`` round does the same from the last round's refits (``G<k>.<i>``, ``F<k>``).
+
+``OUT/policy.pt`` is the last fit of a run; the recipe's output is the last stage's
+``policy.pt`` (``OUT/league2/policy.pt`` for the command above). Stopped, the same command with
+``--resume`` keeps every stage that ``rounds.csv`` records and goes on from the first that it
+does not (its collection from its saved labels).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from president_env.cli import arg, fraction, non_negative, output_dir, positive
+from train.common.args import HistoryFitArgs
+from train.lookahead.collect import HARD, Collection, label_paths
+from train.lookahead.fit import Fit
+
+UNRECORDED = ("resume", "progress", "threads")
+"""Arguments that a resumed run may change (``OUT/args.json`` leaves them out)."""
+RETIRED = {"behaviour": HARD, "rollout": HARD, "opponents": HARD, "ensemble": 1,
+           "league_opponents": "hard:1,self:1", "max_seconds": 0.0}
+"""Options of earlier versions, with the value the recipe gives them: a run they recorded at
+that value resumes."""
+
+
+@dataclass
+class Args(HistoryFitArgs):
+    decisions: int = arg(100_000, positive)
+    """Labelled decisions (more than one legal action) of the first collection, from Hard's
+    games."""
+    games: int = arg(256, positive)
+    """Games played at once in each collection."""
+    workers: int = arg(1, positive)
+    """Collections run side by side, one process each (their own deals; ``labels_<i>.npz``
+    when more than one), all fitted together."""
+    rounds: int = arg(1, positive)
+    """Rounds in all: after the first fit, each more round (DAgger) collects ``dagger``
+    decisions with the last policy playing the labelled seat (in ``round_<k>/``) and fits again
+    on every collection so far."""
+    dagger: int = arg(600_000, positive)
+    """Labelled decisions per DAgger round."""
+    pi_rounds: int = arg(0, non_negative)
+    """Policy-iteration rounds after the DAgger rounds: the last policy plays the labelled seat
+    and plays on for it in the rollouts (in ``pi_<k>/``); each fits on its own labels only."""
+    pi_decisions: int = arg(800_000, positive)
+    """Labelled decisions per policy-iteration round."""
+    lr: float = arg(1e-3, positive)
+    """Adam learning rate of the first fit (annealed linearly to a tenth)."""
+    epochs: int = arg(6, positive)
+    """Epochs of the first fit."""
+    round_lr: float = arg(5e-4, positive)
+    """Learning rate of the fits after the first (each starts from the last policy)."""
+    round_epochs: int = arg(4, positive)
+    """Epochs of the fits after the first."""
+    batch: int = arg(512, positive)
+    holdout: float = arg(0.05, fraction)
+    """Share of the decisions (the last collected) held out to measure the regret."""
+    lineages: int = arg(1, positive)
+    """With ``union``: whole runs of the stages above, each from its own seed (1,000 apart) and
+    labels (``OUT/lineage_<i>/``)."""
+    union: int = arg(0, non_negative)
+    """After the runs, fit this many networks on the union of the policy-iteration labels of
+    every run (``OUT/union_<i>/``, the stage ``U<i>``), the ``i``-th from the last policy of
+    run ``i`` (cycling), then average them into ``OUT/ensemble/policy.pt`` (the stage ``E``).
+    0: none."""
+    league: int = arg(0, non_negative)
+    """With ``union``: decisions of a league round, played and rolled out by the union average
+    against Hard or itself in each other seat (``OUT/league/``); each union fit is refitted
+    from itself on those labels only (``OUT/league_<i>/``, stages ``G<i>``), and these averaged
+    (with the union fits if ``league_weight`` < 1) into ``OUT/league/policy.pt`` (stage ``F``).
+    0: none."""
+    league_rounds: int = arg(1, positive)
+    """With ``league``: league rounds in all; each after the first is played and rolled out by
+    the last round's refits averaged (``OUT/league<k>/``, stage ``F<k-1>``), whose every refit
+    is refitted again on its labels (``OUT/league<k>_<i>/``, stages ``G<k>.<i>``); the last
+    round's average is the stage ``F``."""
+    league_weight: float = arg(1.0, fraction)
+    """Share of the last league refits in the final average, above 0: 1, the refits alone, or
+    less, the union fits sharing the rest."""
+    eval_deals: int = arg(0, non_negative)
+    """After each fit, its policy against three Hard over this many duplicate deals (0 = not
+    measured), in ``rounds.csv`` and ``rounds.png``."""
+    resume: bool = False
+    """Go on with a stopped run of the same arguments in ``out``: every stage that its
+    ``rounds.csv`` (and each lineage's) records with its ``policy.pt`` in place is kept, not
+    made again, up to the first that is not (its collection goes on from its saved labels);
+    the wall clock goes on from the last stage kept. Refused when ``OUT/args.json`` records
+    other arguments."""
+    out: str = arg("runs/lookahead", output_dir)
+    """Run folder: labels, policy.pt, metrics.csv, rounds.csv, args.json."""
+
+    def check(self) -> None:
+        super().check()
+        if self.fit_only and (self.resume or self.lineages > 1 or self.union):
+            raise ValueError("--fit-only fits once on the labels there: no --resume, "
+                             "--lineages or --union")
+        if self.lineages > 1 and not self.union:
+            raise ValueError(f"--lineages {self.lineages}: the runs are for the union fits "
+                             "(--union)")
+        if self.union and not self.pi_rounds:
+            raise ValueError("--union fits on the labels of the policy-iteration rounds "
+                             "(--pi-rounds)")
+        if self.league_rounds > 1 and not self.league:
+            raise ValueError(f"--league-rounds {self.league_rounds}: the rounds need --league")
+        if self.league and not (self.union and self.league_weight > 0):
+            raise ValueError("--league refits the union fits (--union), weighted above 0 "
+                             "(--league-weight)")
+
+    def collection(self, out: Path, decisions: int, seed: int, **who: str) -> Collection:
+        """A collection of this run into ``out`` (``who``: its behaviour, rollout,
+        opponents)."""
+        return Collection(self.rules(), out, decisions, seed, workers=self.workers,
+                          games=self.games, progress=self.progress, **who)
+
+    def first_fit(self) -> Fit:
+        """The fit of ``R0`` (and of ``--fit-only``) into ``out``."""
+        return Fit(Path(self.out), self.init, self.hidden, self.lr, self.epochs, self.batch,
+                   self.holdout, self.vf_coef, self.seed, self.threads, self.progress)
+
+    def refit(self, out: Path, start: Path, seed: int, behaviour: Path | str = HARD) -> Fit:
+        """A fit after the first into ``out``: from ``start``, ``round_lr``, ``round_epochs``."""
+        return dataclasses.replace(self.first_fit(), out=out, start=str(start), seed=seed,
+                                   lr=self.round_lr, epochs=self.round_epochs,
+                                   behaviour=str(behaviour))
+
+    def label_files(self, folder: str | Path) -> list[Path]:
+        """The labels files of this run's collection in ``folder`` (one per worker)."""
+        return label_paths(Path(folder), self.workers)
+
+
+def record_args(args: Args) -> None:
+    """Write the run's arguments to ``OUT/args.json``; with ``resume``, first a ValueError
+    naming the arguments that differ from those recorded there."""
+    path = Path(args.out) / "args.json"
+    now = {k: v for k, v in json.loads(json.dumps(dataclasses.asdict(args))).items()
+           if k not in UNRECORDED}
+    if args.resume and path.is_file():
+        was: dict[str, Any] = json.loads(path.read_text())
+        was = {k: v for k, v in was.items() if k in now or k not in RETIRED or RETIRED[k] != v}
+        diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k))
+        if diff:
+            raise ValueError(f"--resume: {args.out} holds a run of other arguments ("
+                             + ", ".join(f"{k}: {was.get(k)!r} there, {now.get(k)!r} now"
+                                         for k in diff) + ")")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(now, indent=1) + "\n")
