@@ -47,7 +47,8 @@ help:
 	@echo "make test-fast - lint and run the tests not marked slow (the developer's set)"
 	@echo "make test-rllib - only the RLlib tests (train.rllib_ppo, the README's RLlib snippet)"
 	@echo "make lint      - ruff check + mypy only"
-	@echo "make docs      - rewrite the options and presets tables of the docs from Rules"
+	@echo "make docs      - rewrite the generated tables of the docs (options and presets from Rules,"
+	@echo "                 results from docs/data) after checking the data"
 	@echo "make bench     - throughput benchmark against peers (own venv: $(BENCH_VENV))"
 	@echo "make clean     - remove caches and build files; distclean also removes the venvs"
 

@@ -22,7 +22,7 @@ observation and the other agents their own prefix of it), the public record and 
 only. The exchange and forced moves are Hard's. Budget per decision: ``samples`` deals, each
 from ``steps`` Metropolis-Hastings steps of the belief (a replay of the record each), and
 ``samples`` rollouts per legal action; ``python -m benchmarks.bench_expert`` measures the time
-per decision, and ``docs/agents_results.md`` reports it with the Expert's results.
+per decision, and ``docs/results.md`` reports it with the Expert's results.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ __all__ = [
     "env",
     "raw_env",
 ]
-__version__ = "0.15.0"
+__version__ = "1.0.0"
 
 
 def __getattr__(name: str) -> Any:  # PEP 562: import the adapters only when asked for

@@ -1,31 +1,158 @@
-"""The docs' tables of options and presets match :class:`~president_env.core.rules.Rules`.
+"""The docs' generated tables match their sources, and the results' data is well formed.
 
-``docs/rules.md`` (options and presets) and ``README.md`` (presets) hold tables rendered from the
-rules' field metadata by :mod:`president_env.testing.doctables`. A failure prints the diff; fix it
-with ``make docs`` (``python -m president_env.testing.doctables --write``).
+``docs/rules.md`` (options and presets), ``README.md`` (presets and results) and
+``docs/results.md`` (results) hold tables rendered by :mod:`president_env.testing.doctables` from
+the rules' field metadata and from ``docs/data/``. A failure prints the diff; fix it with ``make
+docs`` (``python -m president_env.testing.doctables --write``). No test reads a figure from the
+prose: a figure lives in ``docs/data/`` and reaches the docs through a generated table.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from president_env.core.rules import OPTIONS, PRESETS, Rules
 from president_env.testing import doctables
-from president_env.testing.doctables import FILES, differences, options_table, presets_table, render
+from president_env.testing.doctables import (
+    DATA,
+    FILES,
+    TABLES,
+    data_problems,
+    differences,
+    options_table,
+    presets_table,
+    render,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+README_MAX_LINES = 400
+"""The README is a manual: at most this many lines (results and logs live under docs/)."""
+
+
 @pytest.mark.parametrize("rel", sorted(FILES))
-def test_the_tables_in_the_docs_match_the_rules(rel: str) -> None:
+def test_the_tables_in_the_docs_match_their_sources(rel: str) -> None:
     diffs = [d for d in differences(ROOT) if d.startswith((f"--- {rel} ", f"{rel}:"))]
     assert not diffs, (
-        f"the tables in {rel} differ from Rules; run `make docs` to rewrite them:\n"
+        f"the tables in {rel} differ from Rules or docs/data; run `make docs` to rewrite them:\n"
         + "\n".join(diffs)
     )
+
+
+def test_every_table_is_shown_somewhere() -> None:
+    shown = {name for names in FILES.values() for name in names}
+    assert shown == set(TABLES)
+
+
+def test_the_readme_is_a_manual_of_at_most_400_lines() -> None:
+    lines = (ROOT / "README.md").read_text().count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines (at most {README_MAX_LINES})"
+
+
+def _docs() -> list[Path]:
+    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("path", _docs(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_of_the_docs_exists(path: Path) -> None:
+    text = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        assert (path.parent / target.split("#")[0]).exists(), f"{path.name}: no {target}"
+
+
+def test_the_results_data_is_well_formed() -> None:
+    problems = data_problems(ROOT / DATA)
+    assert not problems, "\n".join(problems)
+
+
+def _copy_docs(tmp_path: Path) -> None:
+    """The docs and their data, as they are, into ``tmp_path``."""
+    for rel in FILES:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text((ROOT / rel).read_text())
+    shutil.copytree(ROOT / DATA, tmp_path / DATA, dirs_exist_ok=True)
+
+
+def _edit_csv(path: Path, match: dict[str, str], **changes: str) -> None:
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    fields = list(rows[0])
+    for r in rows:
+        if all(r[k] == v for k, v in match.items()):
+            r.update(changes)
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_a_figure_edited_in_the_prose_or_the_data_is_caught(tmp_path: Path) -> None:
+    _copy_docs(tmp_path)
+    assert differences(tmp_path) == []
+    readme = tmp_path / "README.md"
+    readme.write_text(readme.read_text().replace("1.903 [1.896, 1.910]", "1.899 [1.896, 1.910]"))
+    (diff,) = differences(tmp_path)
+    assert "+| Hard | 1.903 [1.896, 1.910] |" in diff
+    assert doctables.write(tmp_path) == ["README.md"]
+    _edit_csv(tmp_path / DATA / "ladder.csv", {"preset": "standard", "agent": "hard"},
+              mean_place="1.904")
+    stale = differences(tmp_path)
+    assert {d.splitlines()[0].split()[1] for d in stale} == {"README.md", "docs/results.md"}
+    assert sorted(doctables.write(tmp_path)) == ["README.md", "docs/results.md"]
+    assert "| Hard | 1.904 [1.896, 1.910] |" in readme.read_text()
+
+
+@pytest.mark.parametrize("file, match, changes, says", [
+    ("ladder.csv", {"preset": "cardverse", "agent": "easy"}, {"mean_place_lo": "2.230"},
+     "ladder.csv line 8: mean_place 2.213 is not inside [2.23, 2.221]"),
+    ("ladder.csv", {"preset": "daifugo", "agent": "random"}, {"agent": "randy"},
+     "ladder.csv: no row for ('daifugo', 'random')"),
+    ("expert.csv", {"preset": "standard", "seat": "expert"}, {"mean_place": "2.2"},
+     "expert.csv line 2: mean_place 2.2 is not inside [2.077, 2.126]"),
+    ("shipped_policies.csv", {"policy": "policy", "opponents": "expert"}, {"policy": "lookahead"},
+     "shipped_policies.csv: no row for ('policy', 'expert')"),
+    ("shipped_policies.csv", {"policy": "ppo", "opponents": "easy"}, {"mean_place": "2.003"},
+     "the ppo row vs 3 x easy is not ppo_eval.json's"),
+    ("probe.csv", {"target": "ppo"}, {"mean_place_hi": "2.5"},
+     "probe.csv line 5: mean_place 2.645 is not inside [2.621, 2.5]"),
+])
+def test_malformed_data_is_reported(tmp_path: Path, file: str, match: dict[str, str],
+                                    changes: dict[str, str], says: str) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / DATA, data)
+    assert data_problems(data) == []
+    _edit_csv(data / file, match, **changes)
+    assert any(says in p for p in data_problems(data)), data_problems(data)
+
+
+def test_a_benchmark_ratio_of_a_figure_that_does_not_exist_is_reported(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / DATA, data)
+    bench = json.loads((data / "benchmarks.json").read_text())
+    bench["rows"] = [r for r in bench["rows"] if r["id"] != "rlcard"]
+    del bench["date"]
+    (data / "benchmarks.json").write_text(json.dumps(bench))
+    problems = data_problems(data)
+    assert "benchmarks.json: no 'date'" in problems
+    assert any("B = 1 / RLCard" in p and "names no figures" in p for p in problems), problems
+
+
+def test_the_shipped_policies_in_the_data_are_the_shipped_names() -> None:
+    from agents.pretrained import DEFAULT, PRETRAINED
+
+    with (ROOT / DATA / "shipped_policies.csv").open(newline="") as f:
+        names = {r["policy"] for r in csv.DictReader(f)}
+    assert names <= set(PRETRAINED) and DEFAULT in names
 
 
 def test_the_options_table_has_every_option_and_its_default() -> None:
@@ -46,8 +173,8 @@ def test_the_presets_table_has_every_preset_and_what_it_sets() -> None:
 
 
 def test_a_stale_table_is_reported_with_a_diff(tmp_path: Path) -> None:
+    _copy_docs(tmp_path)
     for rel in FILES:
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(render((ROOT / rel).read_text(), FILES[rel]))
     assert differences(tmp_path) == []
     stale = (
