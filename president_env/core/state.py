@@ -63,7 +63,7 @@ The direction of play is derived, not stored: play goes to the right (seat i-1) 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -126,16 +126,23 @@ class State:
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
 
-    check: InitVar[bool] = True
-    """Check every field's dtype and shape (the engine's own copies skip it: they are made from
-    checked states)."""
+    def __post_init__(self) -> None:
+        self._bind()
+        _check_fields(self._arrays)
 
-    def __post_init__(self, check: bool) -> None:
+    def _bind(self) -> None:
         arrays = K.Arrays(*(getattr(self, n) for n in K.Arrays._fields))
-        if check:
-            _check_fields(arrays)
         object.__setattr__(self, "_arrays", arrays)
         object.__setattr__(self, "_flat", tuple(arrays))
+
+    @classmethod
+    def _of(cls, arrays: Any) -> State:
+        """A state of arrays made from a checked state's (its copies): not checked again."""
+        state = object.__new__(cls)
+        for name, a in zip(K.Arrays._fields, arrays):
+            object.__setattr__(state, name, a)
+        state._bind()
+        return state
 
     @classmethod
     def zeros(cls, batch: int, num_players: int, history: bool = True) -> State:
@@ -182,13 +189,13 @@ class State:
         return self._arrays
 
     def copy(self) -> State:
-        return State(*(a.copy() for a in self.arrays()), check=False)
+        return State._of(a.copy() for a in self.arrays())
 
     def take(self, index: IntArray | slice | int) -> State:
         """The games selected by ``index`` (an int keeps the batch axis)."""
         if isinstance(index, (int, np.integer)):
             index = slice(int(index), int(index) + 1)
-        return State(*(np.array(a[index]) for a in self.arrays()), check=False)
+        return State._of(np.array(a[index]) for a in self.arrays())
 
     def put(self, index: IntArray | slice, other: State) -> None:
         """Write the games of ``other`` into this state at ``index``, in place (both with the
