@@ -168,14 +168,41 @@ def load_policy(path: str | Path, rules: Rules | None = None) -> tuple[PolicyNet
     eng = Engine(trained)
     if ck.get("obs_size") != eng.obs_size or ck.get("num_actions") != eng.num_actions:
         raise CheckpointError(f"{p}: network sizes do not match its rules")
-    net = PolicyNet(eng.obs_size, eng.num_actions, int(ck.get("hidden", 256)))
+    meta = ck.get("meta", {})
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{p}: its meta is a {type(meta).__name__}, expected a dict")
+    state = ck.get("state_dict")
+    if not isinstance(state, dict) or not all(
+        isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()
+    ):
+        raise CheckpointError(
+            f"{p}: its state_dict is a {type(state).__name__}, expected a dict of named tensors"
+        )
+    hidden = _hidden_width(ck.get("hidden", 256), state, p)
+    net = PolicyNet(eng.obs_size, eng.num_actions, hidden)
     try:
-        net.load_state_dict(ck["state_dict"])
+        net.load_state_dict(state)
     except (KeyError, RuntimeError) as e:
         raise CheckpointError(f"{p}: the weights do not fit the network ({e})") from e
     check_weights(net.state_dict(), p)
     net.eval()
-    return net, trained, dict(ck.get("meta", {}))
+    return net, trained, dict(meta)
+
+
+def _hidden_width(hidden: object, state: dict[str, torch.Tensor], p: Path) -> int:
+    """The checkpoint's ``hidden`` field, checked before any network is built: a positive
+    integer that is the width of its first layer's weights (so no allocation larger than the
+    file's own weights is attempted)."""
+    if isinstance(hidden, bool) or not isinstance(hidden, int) or hidden < 1:
+        raise CheckpointError(f"{p}: its hidden width is {hidden!r}, expected a positive integer")
+    first = state.get("trunk.0.weight")
+    width = int(first.shape[0]) if first is not None and first.ndim == 2 else None
+    if width != hidden:
+        raise CheckpointError(
+            f"{p}: its hidden width is {hidden}, but its weights 'trunk.0.weight' are "
+            f"{tuple(first.shape) if first is not None else 'missing'}"
+        )
+    return hidden
 
 
 def check_weights(tensors: dict[str, torch.Tensor], source: str | Path) -> None:

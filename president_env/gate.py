@@ -107,17 +107,19 @@ class ActionGate:
         if a.shape != (n,):
             raise ValueError(f"actions must have shape ({n},), one per game, got {a.shape}")
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions must be integer ids, got dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False)
+            by = "" if "{seat}" in who and (seats is None or n == 0) else (
+                who.format(seat=int(np.asarray(seats)[0])) if seats is not None else who) + ": "
+            raise TypeError(f"{by}actions must be integer ids (a float is not truncated), got "
+                            f"dtype {a.dtype}")
         sel = np.ones(n, np.bool_) if rows is None else rows
-        bad_range = sel & ((a < 0) | (a >= self.num_actions))
+        bad_range = sel & ((a < 0) | (a >= self.num_actions))  # in a's own dtype (uint64 too)
         if bad_range.any():
             b = int(np.flatnonzero(bad_range)[0])
             raise ValueError(
-                f"{self._game(games, b)}action {int(a[b])} is out of range "
+                f"{self._game(games, b)}action {a[b].item()} is out of range "
                 f"0..{self.num_actions - 1}"
             )
-        a = np.where(sel, a, -1)
+        a = np.where(sel, a, -1).astype(np.int64, copy=False)
         ok = mask[np.arange(n), np.maximum(a, 0)] | ~sel
         if not ok.all():
             b = int(np.flatnonzero(~ok)[0])

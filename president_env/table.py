@@ -355,11 +355,14 @@ class Table:
                 )
             else:
                 act = self.policies[k].act_batch(obs[None], mask)
-            a = int(act[0]) if len(act) == 1 else -1
+            # the fast path takes one integer id; anything else (a float, which int() would
+            # truncate) goes to the gate, which refuses it as a batch of games would
+            a = int(act[0]) if isinstance(act, np.ndarray) and act.shape == (1,) \
+                and act.dtype.kind in "iu" else -1
             if not (0 <= a < self.engine.num_actions and mask[0, a]):
-                self.gate.check_batch(
+                a = int(self.gate.check_batch(
                     act, mask, who=f"the agent in seat {cur} ({self.policy_name(k)})"
-                )
+                )[0])
             if self.record is not None:
                 self.record.note(self.state, self.rows, np.array([a]))
             game.step(a)
@@ -458,9 +461,16 @@ class _RowPolicy:
             reseed(seed)
 
     def act_batch(self, obs: FloatArray, mask: BoolArray) -> IntArray:
-        return np.array(
-            [self.agent.act(o, m) if m.any() else -1 for o, m in zip(obs, mask)], np.int64
-        )
+        acts = [self.agent.act(o, m) if m.any() else -1 for o, m in zip(obs, mask)]
+        for x in acts:  # as the gate takes one action: an integer id, never truncated
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+                raise TypeError(
+                    f"{self.name}.act must return an integer action id, got "
+                    f"{type(x).__name__} {x!r}"
+                )
+            if not -1 <= x < 2**63:
+                raise ValueError(f"{self.name}.act returned action {int(x)}, out of range")
+        return np.array(acts, np.int64)
 
 
 def as_policy(agent: Any) -> Policy:

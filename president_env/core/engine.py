@@ -135,6 +135,8 @@ class Engine:
     # ------------------------------------------------------------------ start
     def init(self, seeds: npt.ArrayLike) -> State:
         """New games, one per seed; deal ``d`` of game ``b`` is dealt from ``(seeds[b], d)``."""
+        if isinstance(seeds, (list, tuple)) and not seeds:
+            raise ValueError("init needs one seed per game (an integer >= 0), got none")
         s = K.as_seeds(seeds)
         state = State.zeros(len(s), self.num_players, self._history)
         state.seed[:] = s
@@ -241,6 +243,11 @@ class Engine:
             raise ValueError(f"actions must have shape ({batch},), got {a.shape}")
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions must be integer ids, got dtype {a.dtype}")
+        if a.dtype.kind == "u" and (big := np.flatnonzero(a > np.iinfo(np.int64).max)).size:
+            b = int(big[0])  # before the cast to int64, which would wrap 2**64-1 to -1
+            raise ValueError(
+                f"game {b}: action {a[b].item()} is out of range 0..{self.num_actions - 1}"
+            )
         return a.astype(np.int64)
 
     def _illegal_message(self, state: State, b: int, a: int) -> str:
@@ -262,7 +269,11 @@ class Engine:
         if players is None:
             pl = np.maximum(state.current, 0).astype(np.int64)
         else:
-            pl = np.asarray(players, dtype=np.int64)
+            given = np.asarray(players)
+            integral = given.dtype != np.bool_ and np.issubdtype(given.dtype, np.integer)
+            if not integral and given.size:  # a float seat is refused, not truncated
+                raise TypeError(f"players must be integer seats, got dtype {given.dtype}")
+            pl = given.astype(np.int64)
             if pl.ndim == 0:
                 pl = np.full(state.batch_size, int(pl))
             if pl.shape != (state.batch_size,) or ((pl < 0) | (pl >= self.num_players)).any():

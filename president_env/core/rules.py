@@ -91,6 +91,8 @@ PRESET_SOURCES: dict[str, str] = {
 
 
 MAX_DEALS = 10_000
+MAX_OPTION_INT = 2**63 - 1
+"""Largest integer option (in size): the engine holds the options as int64 (``rule_params``)."""
 
 
 # ---------------------------------------------------------------------------- the rules
@@ -302,6 +304,13 @@ class Rules:
             if isinstance(value, (np.integer, np.bool_)):  # numpy scalars count as plain ones
                 value = value.item()
                 object.__setattr__(self, f.name, value)
+            if isinstance(value, int) and not -MAX_OPTION_INT <= value <= MAX_OPTION_INT:
+                size = (f"2**{value.bit_length() - 1} or more" if value > 0
+                        else f"-2**{(-value).bit_length() - 1} or less")
+                raise ValueError(
+                    f"invalid Rules: {f.name} must be an integer the engine can hold (at most "
+                    f"2**63 - 1 in size), got {size}"
+                )
             problem = f.metadata["option"].problem(f.name, value)
             if problem is not None:
                 raise ValueError(f"invalid Rules: {problem}")

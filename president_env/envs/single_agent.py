@@ -142,13 +142,22 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             game_seed(seed)  # a clear error for a bad seed, before anything changes
         hands = check_options(options, ("hands",)).get("hands")
         saved = (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
-                 self._ended_by_illegal_action, self._random.rng, self._obs, self._mask)
+                 self._ended_by_illegal_action, self._random.rng, self._obs, self._mask,
+                 self._deal_info)
+        # a seedless reset draws from the env's generator in place: keep its state, and the
+        # opponents' random streams (reseeded from it), to put them back on a refusal
+        stream = None if self._np_random is None else self._np_random.bit_generator.state
+        agents = [_Streams(a) for a in self.opponents if a is not None]
         try:
             return self._reset(seed, hands)
         except Exception:
             (self._np_random, self._np_random_seed, self.table, self.seat, self._reward,
-             self._ended_by_illegal_action, self._random.rng, self._obs, self._mask) = saved
-            self._deal_info = None
+             self._ended_by_illegal_action, self._random.rng, self._obs, self._mask,
+             self._deal_info) = saved
+            if stream is not None and self._np_random is not None:
+                self._np_random.bit_generator.state = stream
+            for a in agents:
+                a.restore()
             raise
 
     def _reset(
@@ -291,6 +300,35 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         info["scores"] = base["scores"].copy()
         info["illegal_action"] = self._ended_by_illegal_action
         return info
+
+
+class _Streams:
+    """The random streams of an agent (its numpy and torch generators and ``seed``, and those of
+    the policy it wraps), kept to be put back when a reset is refused."""
+
+    def __init__(self, agent: Any, depth: int = 2) -> None:
+        self.saved: list[tuple[str, Any, str, Any]] = []
+        self._walk(agent, depth)
+
+    def _walk(self, obj: Any, depth: int) -> None:
+        for name, value in list(getattr(obj, "__dict__", {}).items()):
+            if isinstance(value, np.random.Generator):
+                self.saved.append(("numpy", obj, name, value.bit_generator.state))
+            elif type(value).__name__ == "Generator" and hasattr(value, "get_state"):  # torch
+                self.saved.append(("torch", obj, name, value.get_state()))
+            elif name == "seed" and (value is None or isinstance(value, int)):
+                self.saved.append(("value", obj, name, value))
+            elif depth > 1 and hasattr(value, "reseed"):  # a wrapped policy
+                self._walk(value, depth - 1)
+
+    def restore(self) -> None:
+        for kind, obj, name, state in self.saved:
+            if kind == "value":
+                setattr(obj, name, state)
+            elif kind == "numpy":  # reseed may have made a new generator: set it back too
+                getattr(obj, name).bit_generator.state = state
+            else:
+                getattr(obj, name).set_state(state)
 
 
 def _opponent_list(opponents: Any, num_players: int) -> list[Policy | None]:

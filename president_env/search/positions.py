@@ -43,6 +43,14 @@ from president_env.core.constants import NUM_SUITS, PHASE_DONE
 from president_env.core.engine import State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
+from president_env.search.observation import (
+    _checked_obs,
+    _history,
+    _one_hot,
+    _per_rank,
+    pack_counts,
+    unseen_cards,
+)
 from president_env.search.sampling import sample_kernel
 
 __all__ = [
@@ -64,50 +72,6 @@ PASS_WEIGHT = 0.25
 """Default weight of a sampled hand per pass it contradicts (see :func:`sample_hands`)."""
 TRIES = 16
 """Candidate deals per sample among which the belief chooses."""
-
-
-def pack_counts(rules: Rules) -> IntArray:
-    """Copies of every card id in the pack ``[53]``."""
-    pack = np.full(NUM_CARDS, rules.num_decks, np.int64)
-    pack[NUM_NATURAL] = rules.num_jokers
-    return pack
-
-
-def _one_hot(block: np.ndarray) -> IntArray:
-    """Index of the 1 of every one-hot row (last axis), -1 for an all-zero row."""
-    idx = np.argmax(block, axis=-1).astype(np.int64)
-    return np.where(block.max(axis=-1) > 0, idx, -1)
-
-
-def _checked_obs(rules: Rules, obs: npt.ArrayLike) -> tuple[np.ndarray, ObservationLayout]:
-    layout = ObservationLayout(rules)
-    o = np.asarray(obs, dtype=np.float32)
-    if o.ndim == 1:
-        o = o[None]
-    if o.ndim != 2 or o.shape[1] != layout.size:
-        raise ValueError(f"observations must have shape [B, {layout.size}], got {o.shape}")
-    return o, layout
-
-
-def _history(rules: Rules) -> bool:
-    return getattr(rules, "observation", "standard") == "history"
-
-
-def unseen_cards(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, bool]:
-    """Cards the observer cannot see ``[B, 53]``: in the pack, not in its hand, not played. With
-    the history observation the cards played are known per card id (``exact`` True); with the
-    standard one only per rank, and the counts are per rank: the natural cards of rank r not in
-    the hand, of which ``unseen_ranks`` are unseen (``exact`` False; see :func:`sample_hands`)."""
-    o, lay = _checked_obs(rules, obs)
-    blocks = lay.split(o)
-    out = pack_counts(rules)[None] - blocks["hand"].astype(np.int64)
-    exact = _history(rules) and "seat_played" in blocks
-    if exact:
-        p = rules.num_players
-        out -= blocks["seat_played"].reshape(len(o), p, NUM_CARDS).sum(axis=1).astype(np.int64)
-    else:
-        out[:, NUM_NATURAL] -= blocks["played"][:, NUM_RANKS].astype(np.int64)
-    return out, exact
 
 
 # ---------------------------------------------------------------------------- the state
@@ -251,6 +215,21 @@ def _check_hands(h: np.ndarray, blocks: dict[str, np.ndarray], pack: IntArray) -
         )
     if (h < 0).any() or (h.astype(np.int64).sum(axis=1) > pack[None]).any():
         raise ValueError("hands hold more copies of a card than the pack has (or negative)")
+    held = h.astype(np.int64).sum(axis=1)
+    if "seat_played" in blocks and blocks["seat_played"].shape[1]:
+        p = h.shape[1]
+        played = np.rint(blocks["seat_played"]).astype(np.int64).reshape(len(h), p, NUM_CARDS)
+        over = held + played.sum(axis=1) > pack[None]
+    else:
+        over = _per_rank(held) + np.rint(blocks["played"]).astype(np.int64) > _per_rank(pack[None])
+    if over.any():
+        r, c = (int(x) for x in np.argwhere(over)[0])
+        what = f"card id {c}" if over.shape[1] == NUM_CARDS else (
+            "a joker" if c == NUM_RANKS else f"rank index {c}")
+        raise ValueError(
+            f"hands[{r}] hold {what} that obs[{r}] says was played (more copies, held and "
+            f"played, than the pack has)"
+        )
 
 
 # ---------------------------------------------------------------------------- the belief
@@ -318,6 +297,19 @@ def sample_hands(
     need[:, 0] = 0
     if (need < 0).any():
         raise ValueError("the observation is inconsistent: a seat holds more known cards than it has")
+    own = np.rint(k["hand"]).astype(np.int64).sum(axis=1)
+    if (mine := np.flatnonzero(left[:, 0] != own)).size:
+        r = int(mine[0])
+        raise ValueError(f"obs[{r}] is inconsistent: the observer holds {own[r]} cards, but "
+                         f"cards_left says {left[r, 0]}")
+    hidden = unseen.sum(axis=1) if exact else _rank_hidden(rules, k)
+    if (short := np.flatnonzero(left[:, 1:].sum(axis=1) > hidden)).size:
+        r = int(short[0])
+        raise ValueError(
+            f"obs[{r}] is inconsistent: the other seats have {left[r, 1:].sum()} cards left "
+            f"(cards_left), but only {hidden[r]} cards are neither in the observer's hand nor "
+            f"played"
+        )
     rank_unseen = np.zeros((b, NUM_RANKS), np.int64)
     if not exact:
         pack = pack_counts(rules)[:NUM_NATURAL].reshape(NUM_RANKS, NUM_SUITS).sum(axis=1)
@@ -337,6 +329,13 @@ def sample_hands(
         int(tries) if use_passes else 1, seeds, out,
     )
     return out
+
+
+def _rank_hidden(rules: Rules, k: dict[str, np.ndarray]) -> IntArray:
+    """Cards neither in the observer's hand nor played ``[B]``, counted per rank (the standard
+    observation counts the cards played per rank)."""
+    seen = _per_rank(np.rint(k["hand"]).astype(np.int64)) + np.rint(k["played"]).astype(np.int64)
+    return np.asarray((_per_rank(pack_counts(rules)[None]) - seen).sum(axis=1), np.int64)
 
 
 def positions(
