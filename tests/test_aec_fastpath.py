@@ -1,29 +1,38 @@
-"""The AEC env's fast paths give exactly what the general paths give.
+"""The AEC env's one step path, and its fast paths, give exactly what PettingZoo's give.
 
-``raw_env.step`` plays a legal int action of a plain env (no picture, no record) in one short
-path, ``reset()`` deals the new game into the old game's arrays (``OneGame.restart``), ``last()``
-builds the observation of the agent to act from the step's cache, and the wrapper's ``step()``
-goes straight to the bare env. Each is checked against the general path: an env with
-``render_mode="ansi"`` takes the general ``step``, a fresh env's ``engine.init`` deals the
-reference game, and PettingZoo's wrappers (built by hand) the reference errors.
+``raw_env.step`` is the one step body of the env, bare or in ``env()``'s one wrapper
+(PettingZoo's ``OrderEnforcingWrapper``, reading the env's attributes directly): a legal int
+goes straight to the play, with the picture and record hooks only when asked for; ``reset()``
+deals the new game into the old game's arrays (``OneGame.restart``); ``last()`` builds the
+observation of the agent to act from the step's cache. Each is checked against a reference: an
+env with ``render_mode="ansi"`` or a record plays the same games, a fresh env's ``engine.init``
+deals the reference game, and PettingZoo's own wrappers (``OrderEnforcingWrapper``,
+``TerminateIllegalWrapper``) give the reference errors and the reference penalty.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from president_env import env, raw_env
 from president_env.core import OneGame
+from president_env.core.actions import PASS
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
-from president_env.envs.wrappers import ActionCheckWrapper, OrderEnforcingWrapper
+from president_env.envs.wrappers import OrderEnforcingWrapper
+from president_env.gate import ILLEGAL_REWARD
 from president_env.seeding import game_seed
 
 PRESETS = ["standard", "daifugo", "daifugo_full"]
+ILLEGAL_MOVE = ("[WARNING]: Illegal move made, game terminating with current player losing. \n"
+                "obs['action_mask'] contains a mask of all legal moves that can be chosen.")
 
 
 def _trace(e: Any, rng: np.random.Generator, games: int) -> list[Any]:
@@ -41,14 +50,16 @@ def _trace(e: Any, rng: np.random.Generator, games: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_fast_step_and_reset_equal_the_general_path(preset: str) -> None:
-    fast, general = env(preset=preset), env(preset=preset, render_mode="ansi")
-    fast.reset(seed=5)
-    general.reset(seed=5)
-    assert fast.unwrapped._plain and not general.unwrapped._plain
-    a = _trace(fast, np.random.default_rng(1), 4)
-    b = _trace(general, np.random.default_rng(1), 4)
-    assert len(a) > 200 and a == b
+def test_the_picture_and_record_hooks_do_not_change_the_games(preset: str) -> None:
+    plain = env(preset=preset)
+    shown, recorded = env(preset=preset, render_mode="ansi"), env(preset=preset, record=True)
+    traces = []
+    for e in (plain, shown, recorded):
+        e.reset(seed=5)
+        traces.append(_trace(e, np.random.default_rng(1), 4))
+    assert plain.unwrapped._plain and not shown.unwrapped._plain
+    assert not recorded.unwrapped._plain
+    assert len(traces[0]) > 200 and traces[0] == traces[1] == traces[2]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -78,8 +89,8 @@ def test_reset_in_place_deals_the_state_of_a_new_game(preset: str) -> None:
 def test_restart_without_address_vector_equals_init() -> None:
     rules = Rules.preset("standard")
     eng = Engine(rules)
-    fields = {n: getattr(eng.init([3]), n).copy() for n in State.__dataclass_fields__
-              if not n.startswith("_")}
+    fields = {f.name: getattr(eng.init([3]), f.name).copy() for f in dataclasses.fields(State)
+              if not f.name.startswith("_")}
     strided = np.zeros((1, rules.num_players, 106), np.int8)[:, :, ::2]  # not contiguous
     strided[...] = fields["hands"]
     game = OneGame(eng, State(**{**fields, "hands": strided}))  # no address vector
@@ -107,36 +118,103 @@ def test_recording_and_given_hands_still_start_new_states() -> None:
     assert e.game_state is given and given.equals(Engine(e.rules).init([game_seed(1)]))
 
 
-def _pettingzoo_chain(preset: str) -> Any:
-    """``env()``'s layers, each going through the next (the reference of the errors)."""
-    e = OrderEnforcingWrapper(ActionCheckWrapper(raw_env(preset=preset)))
-    e._step_direct = False
-    return e
+def _pettingzoo_env(preset: str = "standard", illegal_action: str = "raise") -> Any:
+    """The bare env in PettingZoo's own OrderEnforcingWrapper (the reference of env())."""
+    return wrappers.OrderEnforcingWrapper(raw_env(preset=preset, illegal_action=illegal_action))
 
 
-@pytest.mark.parametrize("action", ["3", 1.0, -1, 10**6, None, np.array([1, 2]), True])
-def test_step_errors_are_those_of_every_layer(action: Any) -> None:
-    """While an agent is to act and once the game is over (terminated agents)."""
+def _outcome(call: Any) -> tuple[Any, ...]:
+    """What ``call()`` returns or raises, and the warnings it gives (Python's and PettingZoo's
+    logged ones)."""
+    EnvLogger.flush()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out: Any = ("ok", call())
+        except Exception as err:  # noqa: BLE001 (the error itself is compared)
+            out = (type(err), str(err))
+    logged = [str(m) for m in EnvLogger.mqueue]
+    EnvLogger.flush()
+    return out, [str(w.message) for w in caught] + logged
+
+
+@pytest.mark.parametrize("action", ["3", 1.0, -1, 10**6, None, np.array([1, 2]), True, 0])
+def test_step_errors_are_those_of_pettingzoos_wrapper_and_the_bare_env(action: Any) -> None:
+    """While an agent is to act (leading: 0, a pass, is illegal) and once the game is over
+    (terminated agents)."""
     for over in (False, True):
-        errors: list[tuple[type, str] | None] = []
-        for e in (env(preset="standard"), _pettingzoo_chain("standard"), raw_env(preset="standard")):
+        outcomes = []
+        for e in (env(preset="standard"), _pettingzoo_env(), raw_env(preset="standard")):
             e.reset(seed=4)
             if over:
                 rng = np.random.default_rng(0)
                 while e.unwrapped._current >= 0:
                     e.step(int(rng.choice(np.flatnonzero(e.unwrapped.action_mask()))))
-            try:
-                e.step(action)
-                errors.append(None)
-            except Exception as err:  # noqa: BLE001 (the error itself is compared)
-                errors.append((type(err), str(err)))
+            outcomes.append(_outcome(lambda e=e: e.step(action)))
         if over and action is None:
-            assert errors == [None, None, None]  # a terminated agent's step(None)
+            assert outcomes == [(("ok", None), [])] * 3  # a terminated agent's step(None)
         else:
-            assert errors[0] is not None and errors[0] == errors[1] == errors[2], errors
+            assert outcomes[0][0][0] is not None and outcomes[0] == outcomes[1] == outcomes[2]
+            assert outcomes[0][0][0] in (TypeError, ValueError), outcomes
 
 
-def test_the_direct_step_is_only_taken_over_check_layers() -> None:
-    assert env(preset="standard")._step_direct
-    assert not env(preset="standard", illegal_action="penalty")._step_direct
-    assert not OrderEnforcingWrapper(wrappers.BaseWrapper(raw_env()))._step_direct
+def test_the_order_is_enforced_as_pettingzoo_does() -> None:
+    """Before reset, and once every agent is gone, env() does what PettingZoo's own
+    OrderEnforcingWrapper does (errors, warnings); after reset it steps the bare env."""
+    calls = [
+        lambda e: e.step(0),
+        lambda e: e.observe("player_0"),
+        lambda e: e.render(),
+        lambda e: e.agent_iter(),
+        lambda e: e.last(),
+        *(lambda e, name=name: getattr(e, name)
+          for name in ("agent_selection", "agents", "num_agents", "rewards", "terminations",
+                       "truncations", "infos")),
+    ]
+    for call in calls:
+        mine = _outcome(lambda call=call: call(env()))
+        theirs = _outcome(lambda call=call: call(_pettingzoo_env()))
+        assert mine[0][0] is not None and mine[0][0] != "ok" and mine == theirs, (mine, theirs)
+    ours, ref = env(preset="standard"), _pettingzoo_env()
+    for e in (ours, ref):
+        e.reset(seed=2)
+    assert _trace(ours, np.random.default_rng(3), 2) == _trace(ref, np.random.default_rng(3), 2)
+    assert not ours.agents and not ref.agents
+    assert _outcome(lambda: ours.step(0)) == _outcome(lambda: ref.step(0))  # a warning only
+    assert _outcome(lambda: ours.step(0))[1]
+    assert type(ours) is OrderEnforcingWrapper and type(ours.env) is raw_env
+
+
+def _penalty_trace(e: Any, steps: int) -> list[Any]:
+    """``steps`` legal actions, then the first illegal one, then every agent's ``step(None)``:
+    what an AEC loop sees after each call."""
+    rng = np.random.default_rng(7)
+    seen: list[Any] = []
+    for _ in range(steps):
+        e.step(int(rng.choice(np.flatnonzero(e.unwrapped.action_mask()))))
+    illegal = int(np.flatnonzero(e.unwrapped.action_mask() == 0)[0])
+    assert steps or illegal == PASS  # leading
+    seen.append(_outcome(lambda: e.step(illegal)))
+    while e.agents:
+        agent = e.agent_selection
+        obs, rew, term, trunc, info = e.last()
+        seen.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), rew,
+                     term, trunc, dict(info), dict(e.rewards), dict(e._cumulative_rewards),
+                     list(e.agents)))
+        e.step(None)
+    return seen
+
+
+@pytest.mark.parametrize("steps", [0, 3, 40])
+def test_the_penalty_is_pettingzoos_terminate_illegal_wrapper(steps: int) -> None:
+    """The bare env's one penalty, in env() and bare, against PettingZoo's own wrapper over
+    an env that would raise."""
+    reference = wrappers.OrderEnforcingWrapper(wrappers.TerminateIllegalWrapper(
+        raw_env(preset="standard"), illegal_reward=ILLEGAL_REWARD))
+    traces = []
+    for e in (env(preset="standard", illegal_action="penalty"),
+              raw_env(preset="standard", illegal_action="penalty"), reference):
+        e.reset(seed=9)
+        traces.append(_penalty_trace(e, steps))
+    assert traces[0][0] == (("ok", None), [ILLEGAL_MOVE]) and len(traces[0]) == 5  # 4 retire
+    assert traces[0] == traces[1] == traces[2]

@@ -23,6 +23,7 @@ from president_env import Rules, SingleAgentEnv, VectorEnv, env, raw_env
 from president_env.core.actions import PASS
 from president_env.core.engine import PHASE_DONE
 from president_env.core.rules import PRESET_PLAYERS, PRESETS
+from president_env.envs.wrappers import OrderEnforcingWrapper
 from president_env.render import render_hand, render_table
 from president_env.table import RandomPolicy, Table, as_policy
 
@@ -955,12 +956,12 @@ def test_one_game_falls_back_to_engine_advance_for_arrays_it_cannot_hand_over() 
 
 @pytest.mark.parametrize("illegal_action", ["raise", "penalty"])
 def test_wrapped_last_and_agent_iter_read_the_same_as_the_bare_env(illegal_action: str) -> None:
-    """The wrapper's one-call last()/step()/agent_iter(): the bare env's values, every check
-    kept (before reset, in penalty mode through TerminateIllegalWrapper's observe)."""
+    """The wrapper's last()/step()/agent_iter(): the bare env's values, every check kept
+    (before reset, in either illegal_action mode: one wrapper over the bare env in both)."""
     e = env(illegal_action=illegal_action)
     with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
         e.last()
-    assert e._direct is (illegal_action == "raise")
+    assert type(e) is OrderEnforcingWrapper and type(e.env) is raw_env
     e.reset(seed=4)
     raw = e.unwrapped
     n = 0

@@ -130,10 +130,10 @@ changes nothing.
 `copy.deepcopy` and `pickle` of the bare or wrapped env keep the game in play: the copy
 continues exactly as the original would (observations, rewards, infos, `np_random`).
 
-`env()` adds the classic environments' wrappers, innermost first: `TerminateIllegalWrapper`
-(`illegal_action="penalty"` only), then :class:`ActionCheckWrapper` and
-:class:`OrderEnforcingWrapper` (:mod:`president_env.envs.wrappers`: PettingZoo's, with the errors
-above). `raw_env(...)` is the bare environment.
+`raw_env(...)` is the bare environment; it checks every action and applies the penalty itself.
+`env()` puts it in :class:`~president_env.envs.wrappers.OrderEnforcingWrapper` (PettingZoo's,
+which refuses `step()` and the agents' attributes before `reset()` and warns at a `step()` once
+no agent is left); both step through the one `raw_env.step`.
 
 ### Version History
 
@@ -144,7 +144,10 @@ above). `raw_env(...)` is the bare environment.
 * v0, 0.3.0: `infos` hold the same keys from reset; `render_mode="rgb_array"`; copies keep the
   game; misspelled `reset` options and bad seeds raise; `record=True`. 0.4.0: six further
   variants and `daifugo_full`; spaces unchanged without them. 0.5.0: `observation="history"`.
-  0.6.0: the same game; `reset()` deals into the same `game_state` arrays.
+  0.6.0: the same game; `reset()` deals into the same `game_state` arrays. 1.0.0: the same
+  game and errors; `env()` is `raw_env` in `OrderEnforcingWrapper` alone (`ActionCheckWrapper`
+  and, with `illegal_action="penalty"`, `TerminateIllegalWrapper` are gone: the bare env does
+  both).
 """
 
 from __future__ import annotations
@@ -156,7 +159,6 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from president_env.core import OneGame
@@ -170,7 +172,7 @@ from president_env.envs._adapt import (
     observation_high,
 )
 from president_env.envs._aec_views import AECViews
-from president_env.envs.wrappers import ActionCheckWrapper, OrderEnforcingWrapper
+from president_env.envs.wrappers import OrderEnforcingWrapper
 from president_env.gate import ILLEGAL_REWARD, ActionGate, as_action
 from president_env.records import GameRecorder
 from president_env.render import RENDER_MODES
@@ -189,15 +191,10 @@ def env(
     record: bool = False,
     **options: Any,
 ) -> AECEnv:
-    """The President AEC env with the standard PettingZoo wrappers (see the module docstring)."""
-    e: AECEnv = raw_env(
-        preset, rules, render_mode, illegal_action, reward, record, **options
+    """The President AEC env in PettingZoo's OrderEnforcingWrapper (see the module docstring)."""
+    return OrderEnforcingWrapper(
+        raw_env(preset, rules, render_mode, illegal_action, reward, record, **options)
     )
-    if illegal_action == "penalty":
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
-    e = ActionCheckWrapper(e)
-    e = OrderEnforcingWrapper(e)
-    return e
 
 
 class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
@@ -327,71 +324,71 @@ class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
         self._skip_agent_selection = None
         self._rewards_dirty = False
         self._pile_cards = None
-        self._plain = self.render_mode is None and self._recorder is None  # step's fast path
+        self._plain = self.render_mode is None and self._recorder is None  # step skips its hooks
         self._new_position()
         if self.render_mode == "human":
             self.render()
 
     # ------------------------------------------------------------------ step
     def step(self, action: Any) -> None:
-        """The agent in ``agent_selection`` takes ``action`` (``None`` for a terminated agent)."""
+        """The agent in ``agent_selection`` takes ``action`` (``None`` for a terminated agent).
+
+        The one step body of the env, wrapped or bare: a legal int of the agent to act goes
+        straight to the play; any other action goes through :meth:`_admit` first, which raises
+        (changing nothing), retires a terminated agent or applies the illegal-move penalty.
+        """
         game = self._game
         seat = self._current  # >= 0: a game is on (so ``game`` is set) and its agent to act
-        if (seat >= 0 and type(action) is int and 0 <= action < self.num_actions
-                and self._plain and game.mask[action]):  # type: ignore[union-attr]
-            # the common case in one place: a legal int, no picture, no record (the same
-            # effects as the general path below)
-            if self._rewards_dirty:
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self._rewards_dirty = False
-            self._cumulative_rewards[self.possible_agents[seat]] = 0.0
-            game.step(action)  # type: ignore[union-attr]
-            state = game.state  # type: ignore[union-attr]
-            if state.deal_over[0]:
-                self._end_deal(state)
-            self._new_position()
-            return
-        self._step_checked(action)
+        if not (seat >= 0 and type(action) is int and 0 <= action < self.num_actions
+                and game.mask[action]):  # type: ignore[union-attr]
+            action = self._admit(action)
+            if action is None:  # nothing to play: a terminated agent stepped, or the penalty
+                return
+            seat = self._seat_of[self.agent_selection]
+        assert game is not None
+        if self._rewards_dirty:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_dirty = False
+        self._cumulative_rewards[self.possible_agents[seat]] = 0.0
+        plain = self._plain  # no picture, no record
+        if not plain and self.render_mode is not None:
+            self._track_pile(action)
+        game.step(action)
+        if not plain and self._recorder is not None:
+            self._recorder.add(seat, action)
+        state = game.state
+        if state.deal_over[0]:
+            self._end_deal(state)
+        self._new_position()
+        if not plain and self.render_mode == "human":
+            self.render()
 
-    def _step_checked(self, action: Any) -> None:
-        """:meth:`step`, every case (errors, terminated agents, rendering, recording)."""
+    def _admit(self, action: Any) -> int | None:
+        """:meth:`step`'s checks of any action but a legal int of the agent to act: the action
+        as an int if it is legal; else a TypeError / ValueError / RuntimeError that changes
+        nothing, or None once a terminated agent's ``step(None)`` or the illegal-move penalty
+        (``illegal_action="penalty"``) is done."""
         game = self._game
         if game is None:
             raise RuntimeError("call reset() before step()")
-        state = game.state
         if not self.agents:
             raise RuntimeError("the game is over and every agent was removed: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
-                as_action(action, self.num_actions)  # a bad type or range first, as env()'s
+                as_action(action, self.num_actions)  # a bad type or range first
                 raise ValueError(
                     f"{agent} is terminated (the game is over): its only valid action is None; "
                     "step(None) for every agent, or reset() for a new game"
                 )
             self._was_dead_step(action)
-            return
+            return None
         if action is None:
             raise ValueError(self._none_message(agent))
         a = self.gate.check(action, game.mask, agent)
         if a is None:  # illegal_action="penalty"
             self._end_by_illegal_move(agent)
-            return
-
-        if self._rewards_dirty:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewards_dirty = False
-        self._cumulative_rewards[agent] = 0.0
-        if self.render_mode is not None:
-            self._track_pile(a)
-        game.step(a)
-        if self._recorder is not None:
-            self._recorder.add(self._seat_of[agent], a)
-        if state.deal_over[0]:
-            self._end_deal(state)
-        self._new_position()
-        if self.render_mode == "human":
-            self.render()
+        return a
 
     def _new_position(self) -> None:
         """Point agent_selection at the engine's player to act; drop the per-step caches."""
@@ -424,7 +421,9 @@ class raw_env(AECViews, AECEnv, EzPickle):  # type: ignore[misc]
             self.infos = {a: _info(deal, scores[self._seat_of[a]]) for a in self.agents}
 
     def _end_by_illegal_move(self, agent: str) -> None:
-        """PettingZoo's TerminateIllegalWrapper behaviour, for the bare env."""
+        """The illegal-move penalty (``illegal_action="penalty"``), the one implementation of
+        PettingZoo's ``TerminateIllegalWrapper`` behaviour: a warning, ``ILLEGAL_REWARD`` for
+        ``agent``, 0 for the others, every agent terminated (and truncated)."""
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
