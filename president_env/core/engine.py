@@ -77,6 +77,8 @@ class Engine:
         self._mask_tables = tuple(K.mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
         self._history = r.observation == "history"
+        self._check_key = (self.num_players, self._history)
+        """What :meth:`_check` marks a state with once it passed (its identity is this engine's)."""
         """The rules keep the deal's history: every state handed in must have it (the kernels
         write it unchecked), which :meth:`_check_history` checks; one bool test on the standard
         path."""
@@ -96,6 +98,8 @@ class Engine:
         number of players, or without the deal's history when these rules keep it: checked
         before any compiled code touches the state (its fields' shapes and dtypes agree with
         each other since :class:`State` checked them when it was made)."""
+        if getattr(state, "_checked", None) is self._check_key:
+            return  # checked by this engine before (a State's fields cannot be rebound)
         if not isinstance(state, State):
             raise TypeError(f"expected a State, got {type(state).__name__}")
         if state.hands.shape[1] != self.num_players:
@@ -105,6 +109,7 @@ class Engine:
             )
         if self._history:
             self._check_history(state)
+        object.__setattr__(state, "_checked", self._check_key)
 
     def _check_history(self, state: State) -> None:
         """Raise a ValueError for a state without the deal's history (size-0 fields) handed

@@ -223,7 +223,7 @@ class State:
         return spec
 
     def __getstate__(self) -> dict[str, Any]:  # a copy must not point into these arrays
-        return {k: v for k, v in self.__dict__.items() if k != "_spec"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_spec", "_checked")}
 
 
 def _check_fields(arrays: K.Arrays) -> None:
