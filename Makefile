@@ -30,7 +30,7 @@ export PIP_NO_INPUT := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Tests run in parallel (pytest-xdist) on JOBS processes; `slow` tests are listed in
-# tests/conftest.py. pytest's exit status 5 (no test collected) fails the target like any other.
+# tests/conftest.py; `long` ones (long statistical and load runs) only run in `make test-long`. pytest's exit status 5 (no test collected) fails the target like any other.
 JOBS   ?= 2
 # The main venv deselects the `rllib` tests (-m "not rllib"); the RLlib venv runs exactly those,
 # with RLLIB_REQUIRED=1 so that a missing or broken Ray fails them instead of skipping them.
@@ -38,13 +38,14 @@ PYTEST := MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --dis
 RLLIB_PYTEST := RLLIB_REQUIRED=1 MPLBACKEND=Agg $(RLLIB_PY) -m pytest -q -p no:cacheprovider \
 	-m rllib tests/test_rllib.py
 
-.PHONY: help venv venv-rllib test test-fast test-rllib lint typecheck docs demo bench clean distclean
+.PHONY: help venv venv-rllib test test-fast test-long test-rllib warm lint typecheck docs demo bench clean distclean
 
 help:
 	@echo "make demo      - install (first time) and run the demo"
-	@echo "make test      - install (first time), lint, type-check and run all the tests"
-	@echo "                 (the RLlib tests in their own venv: $(RLLIB_VENV))"
+	@echo "make test      - install (first time), lint, type-check and run all the tests but the"
+	@echo "                 long runs (the RLlib tests in their own venv: $(RLLIB_VENV))"
 	@echo "make test-fast - lint and run the tests not marked slow (the developer's set)"
+	@echo "make test-long - only the long runs (-m long: 1,000-game round trips, web load test)"
 	@echo "make test-rllib - only the RLlib tests (train.rllib_ppo, the README's RLlib snippet)"
 	@echo "make lint      - ruff check + mypy only"
 	@echo "make docs      - rewrite the generated tables of the docs (options and presets from Rules,"
@@ -64,12 +65,20 @@ $(STAMP): pyproject.toml
 test: venv venv-rllib
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(SRC)
-	$(PYTEST) -m "not rllib"
+	$(PYTEST) -m "not rllib and not long"
 	$(RLLIB_PYTEST)
 
 test-fast: venv
 	$(VENV)/bin/ruff check .
-	$(PYTEST) -m "not slow and not rllib"
+	$(PYTEST) -m "not slow and not rllib and not long"
+
+test-long: venv
+	$(PYTEST) -m "long and not rllib"
+
+# Compile the numba kernels once, in one process, into their on-disk cache (.ci/run runs it
+# beside the RLlib venv's install, before the parallel tests; see tests/conftest.py).
+warm: venv
+	$(PY) tests/conftest.py --warm
 
 test-rllib: venv-rllib
 	$(RLLIB_PYTEST)

@@ -1,7 +1,10 @@
-"""Shared pytest configuration: which tests are ``slow``.
+"""Shared pytest configuration: which tests are ``slow``; the numba warm-up of CI.
 
-``make test`` runs every test, in parallel (pytest-xdist: ``-n 2 --dist loadgroup``);
-``make test-fast`` runs ``-m "not slow"``, the developer's set. A test is slow when it is a long
+``make test`` runs every test but the ``long`` ones, in parallel (pytest-xdist: ``-n 2 --dist
+loadgroup``); ``make test-fast`` runs ``-m "not slow and not long"``, the developer's set;
+``make test-long`` runs ``-m long`` only: the long statistical and load runs (the 1,000-game
+record round trips, the 50-game web load test), each the long twin of a short seeded run of the
+same check that ``make test`` keeps (``pytest.param(..., marks=pytest.mark.long)``). A test is slow when it is a long
 smoke run: a training script, a notebook or a command line run as a subprocess, a training run
 in-process, or a long differential test.
 
@@ -20,6 +23,9 @@ Parallel runs and the numba cache: every worker loads the compiled kernels from 
 cache (``cache=True``); numba writes each cache file to a temporary name and renames it, so two
 workers compiling the same kernel at once both succeed and the last rename wins. Tests that must
 share one process can be grouped with ``@pytest.mark.xdist_group(name)`` (``--dist loadgroup``).
+On a clean clone the cache is empty and both workers would compile the same kernels at once
+(minutes of both CPUs): ``.ci/run`` first runs ``python tests/conftest.py --warm``
+(:func:`warm_numba_cache`, one process, about 2 minutes) beside the RLlib venv's install.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import ast
 import fnmatch
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,3 +85,43 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+
+
+def warm_numba_cache() -> None:
+    """Compile the numba kernels once, in this one process, into numba's on-disk cache.
+
+    On a clean clone every kernel is compiled on first use; the pytest-xdist workers would each
+    compile the same kernels at the same time (minutes of both CPUs). ``.ci/run`` runs this
+    first (``python tests/conftest.py --warm``), beside the RLlib venv's install, so that the
+    workers load the kernels from the cache. It plays a few random-legal games of every preset
+    (batched engine and one game at a time, every check of ``check_engine``), a few deals between
+    the rule-based agents and a deal with the expert; what it misses is compiled where it is used.
+    """
+    from president_env import env as make_env
+    from president_env.core.rules import PRESETS, Rules
+    from president_env.testing import check_engine
+    from train.eval.tournament import run_tournament
+
+    for preset in PRESETS:
+        for players in (4, 6):
+            rules = Rules.preset(preset, num_players=players)
+            check_engine(rules, games=2, batch=2, singles=1)
+            seats = {name: name for name in ("easy", "normal", "hard")}
+            seats.update({f"hard{p}": "hard" for p in range(3, players)})
+            run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
+        game = make_env(preset=preset)
+        game.reset(seed=0)
+        for _ in game.agent_iter(max_iter=50):
+            obs, _, done, cut, _ = game.last()
+            game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
+                   Rules.preset("standard", num_players=4), num_deals=1, progress=False,
+                   ratings=False)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--warm"]:
+        sys.exit("usage: python tests/conftest.py --warm  (compile the numba kernels once)")
+    warm_numba_cache()

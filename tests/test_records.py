@@ -313,10 +313,12 @@ def test_several_deals_with_exchange_round_trip() -> None:
     assert len(record.result.places) == 3  # type: ignore[union-attr]
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_thousand_random_games_round_trip(preset: str) -> None:
-    """1,000 random games of the preset, shared among its player counts."""
+    """1,000 random games of the preset, shared among its player counts (``make test-long``:
+    ``test_random_games_round_trip`` makes the same checks on 12 seeded games of every preset
+    and player count in ``make test``)."""
     lo, hi = PRESET_PLAYERS[preset]
     counts = range(lo, hi + 1)
     for i, players in enumerate(counts):
