@@ -24,13 +24,14 @@ RLLIB_STAMP := $(RLLIB_VENV)/.installed
 TORCH := torch==2.13.0
 
 # Everything that ruff and mypy check (folders that do not exist yet are skipped).
-SRC := $(wildcard president_env agents train benchmarks tests)
+SRC := $(wildcard president_env agents apps train benchmarks tests)
 
 export PIP_NO_INPUT := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # Tests run in parallel (pytest-xdist) on JOBS processes; `slow` tests are listed in
-# tests/conftest.py; `long` ones (long statistical and load runs) only run in `make test-long`. pytest's exit status 5 (no test collected) fails the target like any other.
+# tests/conftest.py; `long` ones (long statistical and load runs) only run in `make test-long`.
+# pytest's exit status 5 (no test collected) fails the target like any other.
 JOBS   ?= 2
 # The main venv deselects the `rllib` tests (-m "not rllib"); the RLlib venv runs exactly those,
 # with RLLIB_REQUIRED=1 so that a missing or broken Ray fails them instead of skipping them.

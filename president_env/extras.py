@@ -24,7 +24,8 @@ import sys
 from types import TracebackType
 
 EXTRAS = {
-    "train": ("torch", "stable-baselines3", "sb3-contrib", "tensorboard", "matplotlib", "openskill"),
+    "train": ("torch", "stable-baselines3", "sb3-contrib", "rich", "tensorboard", "matplotlib",
+              "openskill"),
     "web": ("fastapi", "uvicorn"),
     "rllib": ("ray[rllib]",),
 }
