@@ -6,7 +6,7 @@ numba, Gymnasium, PettingZoo, Pillow and tqdm. The rest are extras, named for wh
 =========== ===================================================================================
 extra       what it brings, and what needs it
 =========== ===================================================================================
-``train``   torch, Stable-Baselines3, sb3-contrib, TensorBoard, matplotlib, openskill: the
+``train``   torch, Stable-Baselines3, sb3-contrib, rich, TensorBoard, matplotlib, openskill: the
             trainers, learned policies (:mod:`agents.policy`, :mod:`agents.sb3`), plots, ratings
 ``web``     FastAPI and uvicorn: the browser app (:mod:`apps.web`)
 ``rllib``   Ray RLlib (its own venv: it pins its own Gymnasium): :mod:`train.rllib_ppo`
@@ -23,14 +23,6 @@ from __future__ import annotations
 import sys
 from types import TracebackType
 
-EXTRAS = {
-    "train": ("torch", "stable-baselines3", "sb3-contrib", "rich", "tensorboard", "matplotlib",
-              "openskill"),
-    "web": ("fastapi", "uvicorn"),
-    "rllib": ("ray[rllib]",),
-}
-"""Each extra and the distributions it installs (``pyproject.toml`` is the source)."""
-
 
 class MissingExtra(ImportError):
     """An optional dependency is not installed; the message names the extra that brings it."""
@@ -38,7 +30,7 @@ class MissingExtra(ImportError):
 
 def missing_extra(package: str, extra: str, user: str) -> MissingExtra:
     """The error to raise when ``user`` (a module or feature) cannot import ``package``:
-    ``"agents.policy needs torch: pip install 'president-env[train]'"``."""
+    ``"agents.policy needs torch, which is not installed: pip install 'president-env[train]'"``."""
     _print_alone()
     return MissingExtra(f"{user} needs {package}, which is not installed: "
                         f"pip install 'president-env[{extra}]'")

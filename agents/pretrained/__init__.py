@@ -10,8 +10,7 @@ name         file                    what it is
                                      imitation of Hard (``train.ppo_pool``)
 ===========  ======================  ===========================================================
 
-``agents.load_agent("policy", rules)`` loads one by name (``"lookahead"`` is another name of
-``policy``); :func:`path` is its file. Their strength: ``docs/results.md``.
+``agents.load_agent("policy", rules)`` loads one by name; :func:`path` is its file. Their strength: ``docs/results.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from pathlib import Path
 DIR = Path(__file__).resolve().parent
 """The folder of the shipped files."""
 
-PRETRAINED: dict[str, str] = {"policy": "lookahead.pt", "lookahead": "lookahead.pt", "ppo": "ppo.pt"}
+PRETRAINED: dict[str, str] = {"policy": "lookahead.pt", "ppo": "ppo.pt"}
 """Each name of a shipped policy and its file in :data:`DIR`."""
 
 DEFAULT = "policy"

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agents import AGENTS, SEARCH_AGENTS, load_agent, pretrained
+from agents import agent_names, load_agent
 from apps.web.session import AgentResolver, GameSpec, WebError, WebGame
 from president_env.core.rules import Rules
 from president_env.records import load_record
@@ -40,9 +40,7 @@ def agent_choices() -> dict[str, str]:
     shipped policies (``policy``, the strongest, and ``ppo``; a policy plays only the rules it
     was trained for). Each maps to its :func:`agents.load_agent` spec. Only these load: a
     client cannot name a file."""
-    names = [*AGENTS, *SEARCH_AGENTS, *dict.fromkeys(pretrained.PRETRAINED.values())]
-    by_file = {f: n for n, f in reversed(pretrained.PRETRAINED.items())}
-    return {by_file.get(n, n): by_file.get(n, n) for n in names}
+    return {name: name for name in agent_names()}
 
 
 def resolve_agent(name: str, rules: Rules, seed: int) -> Policy:
