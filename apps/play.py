@@ -18,6 +18,7 @@ games are saved after every move and loaded again at start; none: games live in 
 from __future__ import annotations
 
 import contextlib
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -212,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.seed is not None and args.seed < 0:
             raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
+        if args.record is not None:
+            check_record_path(Path(args.record))
         opponents = [load_agent(n, rules, seed + i + 1) for i, n in enumerate(names)]
     except ValueError as e:
         print(f"error: {e} (agents: {', '.join(sorted(NAMED_AGENTS))})", file=sys.stderr)
@@ -223,16 +226,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def check_record_path(path: Path) -> None:
+    """A file a record can be written to (ValueError before the game, not after it)."""
+    if path.is_dir():
+        raise ValueError(f"--record {path}: a folder; give a file name (game.json)")
+    if not path.parent.is_dir():
+        raise ValueError(f"--record {path}: no folder {path.parent}")
+
+
+def _serve_problem(args: Args) -> str:
+    """What is wrong with the web app's options ("" if nothing): checked before serving."""
+    if not 0 <= args.port <= 65535:
+        return f"--port must be 0..65535, got {args.port}"
+    missing = [r for r in args.records if not Path(r).exists()]
+    if missing:
+        return f"--records: no such file or folder: {', '.join(missing)}"
+    if args.save_dir is not None and args.save_dir.exists() and not args.save_dir.is_dir():
+        return f"--save-dir {args.save_dir}: a file, not a folder"
+    try:  # bind once here: a bad --host or a busy --port is a usage error, not a traceback
+        with socket.create_server((args.host, args.port)):
+            pass
+    except (OSError, UnicodeError, ValueError) as e:
+        return f"cannot serve on --host {args.host} --port {args.port}: {e}"
+    return ""
+
+
 def _serve(args: Args) -> int:
     """Run the web app (the game options of the command line are chosen in the page)."""
     from apps.web import serve
 
-    if not 0 <= args.port <= 65535:
-        print(f"error: --port must be 0..65535, got {args.port}", file=sys.stderr)
-        return 2
-    missing = [r for r in args.records if not Path(r).exists()]
-    if missing:
-        print(f"error: --records: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+    problem = _serve_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     with contextlib.suppress(KeyboardInterrupt):
         serve(args.host, args.port, records=args.records, save_dir=args.save_dir)

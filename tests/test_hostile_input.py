@@ -21,13 +21,15 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.errors import CheckpointError
 from agents.policy import PolicyNet, load_policy, save_policy
 from president_env import SingleAgentEnv, env
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from president_env.records import RecordError, record_from_dict, record_from_json
+from president_env.records import GameRecorder, RecordError, record_from_dict, record_from_json
 from president_env.records.format import FORMAT, VERSION
 from president_env.search import positions as P
 from president_env.seeding import game_seed
@@ -381,3 +383,84 @@ def test_small_engine_inputs() -> None:
     e.reset(seed=0)
     with pytest.raises(ValueError, match="action 18446744073709551615 is out of range"):
         e.step(np.uint64(2**64 - 1))
+
+
+# ---------------------------------------------------------------------------- fuzz: records
+FUZZ_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=10,
+)
+
+
+def _played_text() -> str:
+    engine = Engine(STANDARD)
+    table = Table(engine, engine.init([3]), [RandomPolicy(1)], [0, 0, 0, 0])
+    rec = GameRecorder(STANDARD, table.state, players=["a", "b", "c", "d"])
+    table.play_until_external(rec.on_step)
+    return rec.finish(table.state).to_json()
+
+
+PLAYED = _played_text()
+
+
+@settings(max_examples=150, deadline=None)
+@given(path=st.lists(st.sampled_from(["rules", "steps", 0, 3, "seat", "action", "seed",
+                                      "result", "places", "players", "meta", "version",
+                                      "target_score", "num_players", "probs"]),
+                     min_size=1, max_size=3), value=FUZZ_JSON, cut=st.integers(0, 40))
+def test_fuzz_record_texts_are_records_or_record_errors(path: list[Any], value: Any,
+                                                       cut: int) -> None:
+    doc = json.loads(PLAYED)
+    node: Any = doc
+    for key in path[:-1]:  # walk as far as the document goes, then put the value there
+        nxt = node[key] if isinstance(node, dict) and key in node else (
+            node[key] if isinstance(node, list) and isinstance(key, int) and key < len(node)
+            else None)
+        if not isinstance(nxt, (dict, list)):
+            break
+        node = nxt
+    if isinstance(node, dict):
+        node[str(path[-1])] = value
+    elif isinstance(node, list) and node:
+        node[0] = value
+    text = json.dumps(doc)
+    for candidate in (text, text[: len(text) - cut]):
+        try:
+            record_from_json(candidate)
+        except RecordError as e:
+            assert "\n" not in str(e)
+
+
+# ---------------------------------------------------------------------------- 10. command lines
+def test_a_record_into_a_folder_is_refused_before_the_game(tmp_path: Path, capsys: Any) -> None:
+    from apps.play import main
+
+    assert main(["--record", str(tmp_path), "--seed", "1"]) == 2  # stdin is never read
+    assert "a folder; give a file name" in capsys.readouterr().err
+    assert main(["--record", str(tmp_path / "no" / "g.json")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    with pytest.raises(IsADirectoryError):  # a save that fails leaves no .tmp behind
+        record_from_json(PLAYED).save(tmp_path)
+    assert list(tmp_path.parent.glob("*.tmp")) == []
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--save-dir", "FILE"], "a file, not a folder"),
+    (["--host", "999.1.1.1"], "cannot serve on --host 999.1.1.1"),
+    (["--port", "BUSY"], "cannot serve on"),
+], ids=["save-dir-file", "bad-host", "busy-port"])
+def test_web_command_lines_are_usage_errors(tmp_path: Path, capsys: Any, argv: list[str],
+                                            words: str) -> None:
+    import socket
+
+    from apps.play import main
+
+    (tmp_path / "f").write_text("x")
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = str(busy.getsockname()[1])
+        argv = [{"FILE": str(tmp_path / "f"), "BUSY": port}.get(a, a) for a in argv]
+        assert main(["--web", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and err.count("\n") == 1, err

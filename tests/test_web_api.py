@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agents import make_agent
 from apps.web.server import create_app, spec_from_request
@@ -199,16 +201,6 @@ def test_restart_keeps_every_saved_game(tmp_path: Path) -> None:
         views[1]["final"]["standings"]
 
 
-def test_rematch_rotates_the_seats(client: TestClient) -> None:
-    view = new_game(client, seat=1, opponents=["random", "easy", "hard"], seed=3)
-    r = client.post(f"/api/games/{view['id']}/rematch")
-    assert r.status_code == 200, r.text
-    again = r.json()
-    assert again["id"] != view["id"]
-    assert again["spec"]["seed"] == 3 and again["spec"]["human"] == 2
-    assert again["spec"]["seats"] == ["hard", "random", "human", "easy"]
-
-
 def played_record(seed: int = 5) -> GameRecord:
     rules = Rules.preset("standard")
     engine = Engine(rules)
@@ -260,3 +252,165 @@ def test_spec_from_request_names_what_is_wrong() -> None:
         spec_from_request({"deals": None})
     spec = spec_from_request({"players": 5, "seat": 4, "opponents": "easy", "seed": 1})
     assert spec.seats == ("easy",) * 4 + ("human",)
+
+
+# ------------------------------------------------------------------ hostile input (issue 34)
+def _keys(x: Any) -> set[str]:
+    """Every key of a JSON document, at any depth."""
+    if isinstance(x, dict):
+        return set(x) | {k for v in x.values() for k in _keys(v)}
+    if isinstance(x, list):
+        return {k for v in x for k in _keys(v)}
+    return set()
+
+
+@pytest.mark.parametrize("fields", [{}, {"seed": None}], ids=["given-seed", "random-seed"])
+def test_no_view_shows_the_seed_until_the_game_is_over(client: TestClient,
+                                                       fields: dict[str, Any]) -> None:
+    view = new_game(client, deals=2, **fields)
+    seen = [view, client.get(f"/api/games/{view['id']}").json()]
+    while "final" not in view:
+        view = move(client, view, view["legal"][0]["id"])
+        seen.append(view)
+    assert all("seed" not in _keys(v) for v in seen[:-1])  # the seed deals every hand
+    assert type(view["spec"]["seed"]) is int
+    if fields == {}:
+        assert view["spec"]["seed"] == 7
+
+
+def test_a_rematch_waits_for_the_end_of_the_game(client: TestClient) -> None:
+    view = new_game(client, seat=1, opponents=["random", "easy", "hard"], seed=3)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    games = dict(store.games)
+    refused(client.post(f"/api/games/{view['id']}/rematch"), 409, "finish the game first")
+    assert store.games == games  # no second game of the same deal
+    over = play_out(client, view)
+    r = client.post(f"/api/games/{over['id']}/rematch")
+    assert r.status_code == 200, r.text
+    again = r.json()
+    assert again["id"] != view["id"] and "seed" not in again["spec"]
+    assert store.games[again["id"]].spec.seed == 3 and again["spec"]["human"] == 2
+    assert again["spec"]["seats"] == ["hard", "random", "human", "easy"]
+
+
+def test_games_in_progress_are_not_offered_for_replay(tmp_path: Path) -> None:
+    save = tmp_path / "games"
+    first = TestClient(create_app(save_dir=save))
+    done = play_out(first, new_game(first, seed=1))
+    going = new_game(first, seed=2)
+    both = TestClient(create_app(save_dir=save, records=[save]))  # --records == --save-dir
+    assert both.get("/api/records").json() == {"records": [f"{done['id']}.json"]}
+    library = both.app.state.library  # type: ignore[attr-defined]
+    assert library.skipped == [f"{going['id']}.json: a game still being played (no result)"]
+    assert both.get(f"/api/records/{done['id']}.json").status_code == 200
+    refused(both.get(f"/api/records/{going['id']}.json"), 404, "no record")
+    text = (save / f"{going['id']}.json").read_text()
+    refused(both.post("/api/replays", content=text), 400, "still being played")
+
+
+def test_records_of_one_name_in_two_folders_each_open(tmp_path: Path) -> None:
+    for folder, seed in (("recA", 5), ("recB", 6)):
+        (tmp_path / folder).mkdir()
+        played_record(seed).save(tmp_path / folder / "game.json")
+    client = TestClient(create_app(records=[tmp_path / "recA", tmp_path / "recB"]))
+    names = client.get("/api/records").json()["records"]
+    assert names == ["game.json", "recB/game.json"]
+    first = [client.get(f"/api/records/{n}").json()["frames"][0] for n in names]
+    assert first[0] != first[1]  # two deals, each opened under its own name
+
+
+def test_saved_files_that_do_not_load_are_skipped_and_the_server_starts(tmp_path: Path) -> None:
+    save = tmp_path / "games"
+    good = new_game(TestClient(create_app(save_dir=save)), seed=4)
+    doc = json.loads((save / f"{good['id']}.json").read_text())
+    bad = {
+        "huge-score": json.dumps({**doc, "rules": {**doc["rules"], "target_score": 2**70}}),
+        "nested": "[" * 100_000 + "]" * 100_000,
+        "digits": json.dumps(doc)[:-1] + ', "seed": ' + "9" * 5000 + "}",
+        "list": "[1, 2]",
+        "binary": "\udcff",
+        "other-id": json.dumps({**doc, "meta": {"web": {"id": "x" * 8, "human": 0}}}),
+        "no-agent": json.dumps({**doc, "players": [{"name": "ghost"}] * 4}),
+    }
+    for name, text in bad.items():
+        (save / f"{name}.json").write_text(text, errors="surrogateescape")
+    (save / "folder.json").mkdir()
+    store = TestClient(create_app(save_dir=save)).app.state.store  # type: ignore[attr-defined]
+    assert list(store.games) == [good["id"]]
+    skipped = {line.split(":")[0] for line in store.skipped}
+    assert skipped == {f"{n}.json" for n in [*bad, "folder"]}
+    assert all("\n" not in line and len(line) < 400 for line in store.skipped), store.skipped
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/games", '{"seed": ' + "9" * 5000 + "}"),
+    ("/api/games", "[" * 100_000 + "]" * 100_000),
+    ("/api/games", '{"rules": {"target_score": 1180591620717411303424}}'),
+    ("/api/games", '{"players": 1180591620717411303424}'),
+    ("/api/games", '{"seed": 1180591620717411303424}'),
+    ("/api/games", '{"rules": {"deep": ' + "[" * 900 + "]" * 900 + "}}"),
+    ("/api/replays", '{"seed": "\\u00b2"}'),
+    ("/api/replays", '{"format": "president-record", "version": ' + "9" * 5000 + "}"),
+], ids=["digits", "nested", "rules-2**70", "players-2**70", "seed-2**70", "deep-rules",
+        "superscript-seed", "digits-version"])
+def test_hostile_bodies_get_json_4xx(client: TestClient, path: str, body: str) -> None:
+    r = client.post(path, content=body)
+    assert 400 <= r.status_code < 500, r.text[:300]
+    assert set(r.json()) == {"error"} and "\n" not in r.json()["error"]
+
+
+def test_hostile_replay_seed_names_the_field(client: TestClient) -> None:
+    doc = json.loads(played_record().to_json())
+    refused(client.post("/api/replays", json={**doc, "seed": "\u00b2"}), 400, "seed")
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)
+FIELDS = {"preset": st.sampled_from(["standard", "japanese", "x", ""]) | JSON,
+          "players": st.integers(-2, 10) | JSON, "deals": st.integers(-1, 3) | JSON,
+          "seat": st.integers(-1, 8) | JSON, "seed": st.integers(-5, 2**64) | JSON,
+          "opponents": st.sampled_from(["hard", "expert", "policy", "nobody"]) | JSON,
+          "rules": st.dictionaries(st.sampled_from(["target_score", "bombs", "jokers", "deals",
+                                                    "revolution", "x"]), JSON, max_size=3) | JSON}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=st.fixed_dictionaries({}, optional=FIELDS) | JSON)
+def test_fuzz_new_games_and_moves_get_no_500(body: Any) -> None:
+    client = _fuzz_client()
+    r = client.post("/api/games", content=json.dumps(body))  # NaN, Infinity: Python reads them
+    assert r.status_code in (200, 400), r.text[:300]
+    if r.status_code == 400:
+        assert set(r.json()) == {"error"}
+        return
+    view = r.json()
+    for action, ply in ((view["legal"][0]["id"] if view["legal"] else 0, view["ply"]),
+                        (body, view["ply"]), (0, body), (2**64, view["ply"])):
+        r = client.post(f"/api/games/{view['id']}/move",
+                        content=json.dumps({"action": action, "ply": ply}))
+        assert r.status_code in (200, 400, 409), r.text[:300]
+
+
+@settings(max_examples=80, deadline=None)
+@given(where=st.sampled_from(["rules", "steps", "seed", "players", "result", "meta", "version",
+                              "hands", "format"]), value=JSON)
+def test_fuzz_replays_get_no_500(where: str, value: Any) -> None:
+    doc = {**_FUZZ_DOC, where: value}
+    r = _fuzz_client().post("/api/replays", content=json.dumps(doc))
+    assert r.status_code in (200, 400), r.text[:300]
+
+
+_FUZZ_DOC: dict[str, Any] = {}
+_FUZZ: list[TestClient] = []
+
+
+def _fuzz_client() -> TestClient:
+    """One app for every fuzz example (a new game each example, in memory)."""
+    if not _FUZZ:
+        _FUZZ.append(TestClient(create_app()))
+        _FUZZ_DOC.update(json.loads(played_record().to_json()))
+    return _FUZZ[0]

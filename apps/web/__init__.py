@@ -9,7 +9,8 @@ select a play (the page offers the legal action they make) or pick a named legal
 that are not legal cannot be sent, and the server refuses them anyway. The page shows the pile,
 passes, every seat's title, cards left and score, a revolution, the exchange (you choose the
 cards you return), the scores of every deal and the final places; the opponents' moves one at a
-time, at the speed you set. *Rematch* replays the same deal with every player one seat on.
+time, at the speed you set. Once the game is over, *Rematch* replays the same deal with every
+player one seat on.
 
 **Replay**: open a game record (:mod:`president_env.records`) from the list the server was
 started with (``--records``: files or folders of ``*.json``) or by upload, and step through it
@@ -30,17 +31,18 @@ The HTTP API (JSON; every refusal a 4xx ``{"error": "..."}`` that changes nothin
 ``GET /api/games/{id}``          the game's view
 ``POST /api/games/{id}/move``    ``{action, ply}``: play legal action ``action`` seen at move
                                  ``ply`` (a stale ``ply`` is a 409: out of turn)
-``POST /api/games/{id}/rematch`` the same deal, seats rotated: a new game's view
+``POST /api/games/{id}/rematch`` the same deal, seats rotated: a new game's view (a 409
+                                 while the game is played: it would show its hands)
 ``GET /api/records[/{name}]``    the listed records; the frames of one
 ``POST /api/replays``            a record (JSON body): its frames
 ===============================  ==============================================================
 
-A view holds ``state`` (what you may see: phase, deal, seat to act, revolution, pile with its
-cards, per seat title/cards left/place/score/passed/last words, your hand), ``legal`` (your
-legal actions: id, name, the cards each plays, and the key that matches a selection of cards),
-``exchange``, ``results`` (each finished deal's places and scores), ``final`` (standings and
-scores once the game is over) and ``events``: every move since your last one, each with the
-snapshot after it.
+A view holds ``spec`` (the seats; the deal's seed only once the game is over), ``state``
+(what you may see: phase, deal, seat to act, revolution, pile with its cards, per seat
+title/cards left/place/score/passed/last words, your hand), ``legal`` (your legal actions: id,
+name, the cards each plays, and the key that matches a selection of cards), ``exchange``,
+``results`` (each finished deal's places and scores), ``final`` (standings and scores once the
+game is over) and ``events``: every move since your last one, each with the snapshot after it.
 
 Modules: :mod:`apps.web.session` (one game: the table with your external seat),
 :mod:`apps.web.store` (games by id, saved), :mod:`apps.web.replay` (record frames),
@@ -80,9 +82,10 @@ def serve(
         raise missing_extra("uvicorn", "web", "apps.web (the browser app)") from None
 
     app = create_app(save_dir=save_dir, records=records)
-    skipped = app.state.store.skipped
-    if skipped:
-        print(f"skipped {len(skipped)} saved game(s) that do not load: {'; '.join(skipped)}")
+    for what, skipped in (("saved game", app.state.store.skipped),
+                          ("record", app.state.library.skipped)):
+        for line in skipped:
+            print(f"skipped {what} {line}")
     print(f"President: http://{host}:{port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

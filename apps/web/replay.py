@@ -6,12 +6,12 @@ exact cards), every hand face up, the pile, each seat's public facts and, for a 
 record holds them, the top actions with their probabilities. Frame 0 is the deal.
 
 :class:`ReplayLibrary` lists the records the server was started with (``--records``: files or
-folders of ``*.json``) by name and opens them; an upload goes through the same checks.
+folders of ``*.json``) by name and opens them; an upload goes through the same checks. Only
+finished games replay: the frames show every hand face up.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from president_env.records import (
     Probs,
     RecordError,
     engine_for,
+    load_record,
     record_from_dict,
     replay,
     start_state,
@@ -96,15 +97,29 @@ def frames(record: GameRecord) -> list[dict[str, Any]]:
 
 
 class ReplayLibrary:
-    """The records a server lists (module docstring)."""
+    """The records a server lists (module docstring): finished games only, each under a name
+    of its own (``game.json``; ``recB/game.json`` when another folder has one too). A file that
+    is not a finished game (a saved game still being played: the viewer would show its hands)
+    is not listed; ``skipped`` says why for each."""
 
     def __init__(self, paths: Sequence[str | Path] = ()) -> None:
         self.files: dict[str, Path] = {}
+        self.skipped: list[str] = []
         for p in map(Path, paths):
             found = sorted(p.glob("*.json")) if p.is_dir() else [p]
             for f in found[:MAX_RECORDS]:
-                name = f.name if f.name not in self.files else f"{f.parent.name}/{f.name}"
-                self.files[name] = f
+                reason = _unfinished(f)
+                if reason:
+                    self.skipped.append(f"{f.name}: {reason}")
+                    continue
+                self.files[self._name(f)] = f
+
+    def _name(self, f: Path) -> str:
+        name, k = f.name, 1
+        while name in self.files:
+            name = f"{f.parent.name}/{f.name}" + (f" ({k})" if k > 1 else "")
+            k += 1
+        return name
 
     def names(self) -> list[str]:
         return list(self.files)
@@ -114,19 +129,38 @@ class ReplayLibrary:
         if path is None:
             raise WebError(404, f"no record {name!r}; records: {self.names()}")
         try:
-            data = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            record = load_record(path, verify=False)
+        except RecordError as e:
             raise WebError(400, f"record {name!r} cannot be read: {e}") from None
-        return self.replay(data, name)
+        return self._frames(record, name)
 
     def replay(self, data: Any, source: str) -> dict[str, Any]:
         """The frames of a record given as parsed JSON, or a 400 that says why it does not
         replay (the records module's message: the field or the step at fault)."""
         try:
             record = record_from_dict(data, verify=False)
+        except RecordError as e:
+            raise WebError(400, f"{source} does not replay: {e}") from None
+        return self._frames(record, source)
+
+    def _frames(self, record: GameRecord, source: str) -> dict[str, Any]:
+        try:
             out = frames(record)
         except RecordError as e:
             raise WebError(400, f"{source} does not replay: {e}") from None
+        if out[-1]["phase"] != "over":
+            raise WebError(400, f"{source} is a game still being played (not over after its "
+                                f"{len(record.steps)} steps): the viewer shows every hand, so "
+                                "it replays finished games only")
         result = record.result.to_dict() if record.result is not None else None
         return {"source": source, "rules": record.rules.to_dict(), "players":
                 record.player_names(), "result": result, "frames": out}
+
+
+def _unfinished(path: Path) -> str:
+    """Why ``path`` is not listed ("" when it is): unreadable, or no result (not over)."""
+    try:
+        record = load_record(path, verify=False)
+    except RecordError as e:
+        return str(e)
+    return "" if record.result is not None else "a game still being played (no result)"

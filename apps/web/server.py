@@ -91,6 +91,10 @@ async def _body(request: Request) -> dict[str, Any]:
         data = json.loads(raw or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise WebError(400, f"the body is not valid JSON: {e}") from None
+    except RecursionError:
+        raise WebError(400, "the body is JSON nested too deeply to read") from None
+    except ValueError:  # an integer of more digits than Python converts (4300)
+        raise WebError(400, "the body holds an integer of thousands of digits") from None
     if not isinstance(data, dict):
         raise WebError(400, f"the body must be a JSON object, got {type(data).__name__}")
     return data
@@ -162,6 +166,11 @@ def _errors(app: FastAPI) -> None:
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
+    @app.exception_handler(Exception)
+    async def bug(request: Request, exc: Exception) -> JSONResponse:  # a defect: still JSON
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}): {exc}"},
+                            status_code=500)
+
 
 def _routes(app: FastAPI) -> None:
     store: GameStore = app.state.store
@@ -203,7 +212,7 @@ def _routes(app: FastAPI) -> None:
     async def records() -> dict[str, Any]:
         return {"records": library.names()}
 
-    @app.get("/api/records/{name}")
+    @app.get("/api/records/{name:path}")
     async def open_record(name: str) -> dict[str, Any]:
         return await work(library.open, name)  # type: ignore[no-any-return]
 
@@ -230,6 +239,8 @@ def _move(store: GameStore, game_id: str, action: Any, ply: Any) -> dict[str, An
 
 def _rematch(store: GameStore, game_id: str) -> dict[str, Any]:
     with store.open(game_id) as game:
+        if not game.over:  # the same deal from another seat would show this game's hands
+            raise WebError(409, "a rematch deals this game's cards again: finish the game first")
         spec = game.spec.rotated()
     return _create(store, spec)
 

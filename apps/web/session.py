@@ -271,7 +271,7 @@ class WebGame:
         out: dict[str, Any] = {
             "id": self.id,
             "ply": self.ply,
-            "spec": self.spec.to_dict(),
+            "spec": self.public_spec(),
             "preset": rules.preset_name,
             "deals": rules.deals,
             "scoring": rules.scoring,
@@ -290,6 +290,14 @@ class WebGame:
             out["final"] = {"standings": [int(x) for x in standing],
                             "scores": [int(x) for x in st.scores[0]]}
         return out
+
+    def public_spec(self) -> dict[str, Any]:
+        """The spec as the page may see it: the deal's seed only once the game is over (the
+        seed deals every hand, so while the game is played it would show the opponents')."""
+        spec = self.spec.to_dict()
+        if not self.over:
+            del spec["seed"]
+        return spec
 
     def record(self) -> GameRecord:
         """The game as a game record (:mod:`president_env.records`): rules, seed, every action;

@@ -126,7 +126,8 @@ class GameStore:
         for path in sorted(self.save_dir.glob("*.json")):
             try:
                 game = self.load_file(path)
-            except (ValueError, KeyError, TypeError, WebError) as e:
+            except (ValueError, KeyError, TypeError, OverflowError, RecursionError, OSError,
+                    WebError) as e:  # a file is data: whatever is wrong with it, skip it
                 self.skipped.append(f"{path.name}: {e}")
                 log.warning("skipping saved game %s: %s", path, e)
                 continue

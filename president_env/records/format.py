@@ -151,8 +151,12 @@ class GameRecord:
         """Write the record to ``path`` (atomically: a temporary file renamed); returns it."""
         p = Path(path)
         tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
-        os.replace(tmp, p)
+        try:
+            tmp.write_text(self.to_json(), encoding="utf-8")
+            os.replace(tmp, p)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # nothing half-written stays behind
+            raise
         return p
 
 def _written_options(rules: Rules) -> dict[str, Any]:

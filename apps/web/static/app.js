@@ -262,7 +262,7 @@ async function showGame(view, fresh) {
   play.game = view;
   setBusy(false);
   $("skip").disabled = true;
-  $("rematch").disabled = false;
+  $("rematch").disabled = view.state.phase !== "over";
   sessionStorage.setItem("president.game", view.id);
   renderSnapshot(view, view.state, isMyTurn());
   renderControls();
