@@ -163,5 +163,9 @@ class RuleAgent(BaseAgent):
         self._off = block_offsets(self.obs_layout)
         self._rp = rule_params(rules)
 
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._rp.setflags(write=False)  # as made (see Engine.__reduce__): one compiled type
+
     def _args(self) -> tuple[Any, ...]:
         return (self._off, self._rp, self._acts)

@@ -117,6 +117,29 @@ def warm_numba_cache() -> None:
     run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
                    Rules.preset("standard", num_players=4), num_deals=1, progress=False,
                    ratings=False)
+    _warm_one_game_paths(Rules.preset("standard"))
+
+
+def _warm_one_game_paths(rules: object) -> None:
+    """The engine's one-game and fused calls, each by its first calls (the state's arrays one
+    by one) and its later ones (their address vector): :meth:`Engine.advance`, a checked step,
+    :class:`OneGame` with its restart, :meth:`Engine.play_random` (the kernels' types do not
+    depend on the rules: one preset compiles them for all)."""
+    from president_env.core import Engine, OneGame
+
+    eng = Engine(rules)  # type: ignore[arg-type]
+    st, checked = eng.init([0]), eng.init([1])
+    mask, obs = np.zeros(eng.num_actions, np.int8), np.zeros(eng.obs_size, np.float32)
+    cur = eng.advance(st, -1, mask, obs)
+    for _ in range(6):
+        if cur >= 0:
+            cur = eng.advance(st, int(np.flatnonzero(mask)[0]), mask, obs)
+        legal = eng.legal_action_mask(checked)[0]
+        eng.step_inplace(checked, [int(np.flatnonzero(legal)[0])])
+    game = OneGame(eng, eng.init([2]))
+    game.step(int(np.flatnonzero(game.mask)[0]))
+    game.restart(3)
+    eng.play_random(eng.init(np.arange(4)), 300, np.random.default_rng(0))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import pytest
 
 from agents import HardAgent, RandomAgent
 from president_env import (
+    Engine,
     LearnerVecEnv,
     Policy,
     RandomPolicy,
@@ -214,3 +215,19 @@ def test_an_env_copied_before_reset_plays_the_same_games() -> None:
         clone.reset(seed=9)
         assert clone.game_state.equals(e.game_state)
         assert clone.rules == e.rules and clone.possible_agents == e.possible_agents
+
+
+@pytest.mark.parametrize("clone", [copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))],
+                         ids=["deepcopy", "pickle"])
+def test_copied_engines_and_agents_keep_their_tables_read_only(clone: Callable[[Any], Any]
+                                                               ) -> None:
+    """numba compiles a kernel again for a writable copy of a read-only table: a copied
+    engine or agent (a worker's) must hand its kernels the types the original does."""
+    rules = Rules.preset("daifugo", num_players=5)
+    engine, hard = Engine(rules, threads=1), HardAgent(rules, seed=3)
+    engine2, hard2 = clone(engine), clone(hard)
+    assert engine2.rules == rules and engine2.threads == 1
+    assert not engine2._rp.flags.writeable and not hard2._rp.flags.writeable
+    state = engine.init([4])
+    for e in (engine, engine2):
+        assert e.observe(state).tobytes() == engine.observe(state).tobytes()

@@ -15,6 +15,9 @@ heap); the docs' tables of stages are what the command records, and ``train.curv
 from __future__ import annotations
 
 import csv
+import fcntl
+import json
+import os
 import platform
 import shlex
 import shutil
@@ -346,11 +349,21 @@ RECIPE = ("--pi-rounds", "1", "--pi-decisions", "60", "--epochs", "1", "--lineag
 """The one command's recipe, small: two runs, two union fits, two league rounds."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def recipe_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, float]]:
-    """A whole small recipe (its folder and last metrics), shared by the tests below."""
-    out = tmp_path_factory.mktemp("recipe")
-    return out, _run(out, 60, *RECIPE)
+    """A whole small recipe (its folder and last metrics), run once for the tests below: the
+    first pytest-xdist worker to ask runs it under a lock in the run's shared temporary folder,
+    the other reads it (``--dist loadgroup`` does not keep the tests on one worker under
+    pytest 9.2: pytest-dev/pytest-xdist#1386)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out, done = shared / "lookahead_recipe", shared / "lookahead_recipe.json"
+    with open(shared / "lookahead_recipe.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            out.mkdir()
+            done.write_text(json.dumps(_run(out, 60, *RECIPE)))
+    return out, json.loads(done.read_text())
 
 
 @pytest.mark.xdist_group("lookahead_recipe")

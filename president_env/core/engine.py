@@ -83,6 +83,12 @@ class Engine:
         write it unchecked), which :meth:`_check_history` checks; one bool test on the standard
         path."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a copy (pickle, deepcopy: a worker's engine) is built again from its rules, so its
+        # tables are read-only as here and the kernels see the types they were compiled for
+        # (numba types a writable array apart from a read-only one: else one more compile)
+        return (Engine, (self.rules, self._threads))
+
     @property
     def threads(self) -> int:
         """Threads of the batched calls (a batch uses at most one per 512 games)."""
@@ -195,8 +201,9 @@ class Engine:
         """
         self._check(state)
         b = state.batch_size
-        ok = isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (b,)
-        a = cast(IntArray, actions) if ok else self._as_actions(actions, b)
+        ok = (isinstance(actions, np.ndarray) and actions.dtype == np.int64
+              and actions.shape == (b,) and actions.flags.c_contiguous)  # else a copy: a strided
+        a = cast(IntArray, actions) if ok else self._as_actions(actions, b)  # one compiles anew
         sel = None
         if where is not None:
             sel = np.asarray(where, np.bool_)
