@@ -366,7 +366,6 @@ def recipe_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     return out, json.loads(done.read_text())
 
 
-@pytest.mark.xdist_group("lookahead_recipe")
 def test_the_recipe_records_the_stages_it_names(recipe_run: tuple[Path, dict[str, float]]
                                                 ) -> None:
     out, _ = recipe_run
@@ -383,7 +382,6 @@ def test_the_recipe_records_the_stages_it_names(recipe_run: tuple[Path, dict[str
     assert int(rows[4]["decisions"]) == int(rows[5]["decisions"]) == n
 
 
-@pytest.mark.xdist_group("lookahead_recipe")
 def test_union_fits_start_from_each_run_and_are_averaged(
         recipe_run: tuple[Path, dict[str, float]]) -> None:
     """Each union fit starts from one run's last policy and fits the policy-iteration labels of
@@ -403,7 +401,6 @@ def test_union_fits_start_from_each_run_and_are_averaged(
     assert float(e["heldout_regret"]) == pytest.approx(want["heldout_regret"])
 
 
-@pytest.mark.xdist_group("lookahead_recipe")
 def test_the_league_rounds_refit_the_union_fits_on_their_own_table(
         recipe_run: tuple[Path, dict[str, float]]) -> None:
     """Round 1: E plays and rolls out at a table of Hard and itself, each union fit is refitted
@@ -433,15 +430,14 @@ def test_the_league_rounds_refit_the_union_fits_on_their_own_table(
     assert last == pytest.approx(regret_on(final, HISTORY, [league2 / DATA], 0.05))
 
 
-@pytest.mark.xdist_group("lookahead_recipe")
 def test_a_stopped_recipe_resumes_at_its_first_stage_not_made(
-        recipe_run: tuple[Path, dict[str, float]], capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--resume``: the run stopped in its last league round (its records end at F1, the
     round's labels are saved, its fits gone) keeps every recorded stage (its policy not written
     again, its row as it was), goes on from the saved labels and makes the rest, ending with
-    the same weights; resumed with other arguments it is refused and changes nothing. The last
-    test of the shared run: it stops it."""
-    out, last = recipe_run
+    the same weights; resumed with other arguments it is refused and changes nothing. Its own
+    run (it stops it: the shared one is read by other workers meanwhile)."""
+    out, last = tmp_path, _run(tmp_path, 60, *RECIPE)
     rows = _stages(out)
     final = load_policy(out / "league2" / "policy.pt", HISTORY)[0].state_dict()
     kept = [r["stage"] for r in rows].index("F1") + 1
