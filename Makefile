@@ -39,7 +39,7 @@ PYTEST := MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --dis
 RLLIB_PYTEST := RLLIB_REQUIRED=1 MPLBACKEND=Agg $(RLLIB_PY) -m pytest -q -p no:cacheprovider \
 	-m rllib tests/test_rllib.py
 
-.PHONY: help venv venv-rllib test test-fast test-long test-rllib warm warm-engine warm-paths lint typecheck docs demo bench clean distclean
+.PHONY: help venv venv-rllib test test-fast test-long test-rllib warm lint typecheck docs demo bench clean distclean
 
 help:
 	@echo "make demo      - install (first time) and run the demo"
@@ -76,13 +76,10 @@ test-fast: venv
 test-long: venv
 	$(PYTEST) -m "long and not rllib"
 
-# Compile the numba kernels once into their on-disk cache, in two processes of mostly their own
-# kernels (.ci/run runs them beside the RLlib venv's install, before the parallel tests; see
-# tests/conftest.py).
-warm: warm-engine warm-paths
-
-warm-engine warm-paths: warm-%: venv
-	$(PY) tests/conftest.py --warm $*
+# Compile the numba kernels once, in one process, into their on-disk cache (.ci/run runs it
+# beside the RLlib venv's install, before the parallel tests; see tests/conftest.py).
+warm: venv
+	$(PY) tests/conftest.py --warm
 
 test-rllib: venv-rllib
 	$(RLLIB_PYTEST)

@@ -90,46 +90,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
-WARM_PARTS = ("engine", "paths")
-"""The warm-up's two halves, each its own process in CI (``make -j3 warm-engine warm-paths``):
-kernels mostly of their own, so the two compile side by side."""
-
-
-def warm_numba_cache(parts: tuple[str, ...] = WARM_PARTS) -> None:
+def warm_numba_cache() -> None:
     """Compile the numba kernels once, in this one process, into numba's on-disk cache.
 
     On a clean clone every kernel is compiled on first use; the pytest-xdist workers would each
     compile the same kernels at the same time (minutes of both CPUs). ``.ci/run`` runs this
-    first (``python tests/conftest.py --warm engine`` and ``--warm paths``, two processes), beside
-    the RLlib venv's install, so that the workers load the kernels from the cache. ``engine``
-    plays a few random-legal games of every preset (batched engine and one game at a time, every
-    check of ``check_engine``) and a few deals between the rule-based agents; ``paths`` the
-    engine's one-game and fused calls and a deal with the Expert; what they miss is compiled
-    where it is used.
+    first (``python tests/conftest.py --warm``), beside the RLlib venv's install, so that the
+    workers load the kernels from the cache. It plays a few random-legal games of every preset
+    (batched engine and one game at a time, every check of ``check_engine``), a few deals between
+    the rule-based agents and a deal with the expert; what it misses is compiled where it is used.
     """
     from president_env import env as make_env
     from president_env.core.rules import PRESETS, Rules
     from president_env.testing import check_engine
     from train.eval.tournament import run_tournament
 
-    if "engine" in parts:
-        for preset in PRESETS:
-            for players in (4, 6):
-                rules = Rules.preset(preset, num_players=players)
-                check_engine(rules, games=2, batch=2, singles=1)
-                seats = {name: name for name in ("easy", "normal", "hard")}
-                seats.update({f"hard{p}": "hard" for p in range(3, players)})
-                run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
-            game = make_env(preset=preset)
-            game.reset(seed=0)
-            for _ in game.agent_iter(max_iter=50):
-                obs, _, done, cut, _ = game.last()
-                game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
-    if "paths" in parts:
-        _warm_one_game_paths(Rules.preset("standard"))
-        run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
-                       Rules.preset("standard", num_players=4), num_deals=1, progress=False,
-                       ratings=False)
+    for preset in PRESETS:
+        for players in (4, 6):
+            rules = Rules.preset(preset, num_players=players)
+            check_engine(rules, games=2, batch=2, singles=1)
+            seats = {name: name for name in ("easy", "normal", "hard")}
+            seats.update({f"hard{p}": "hard" for p in range(3, players)})
+            run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
+        game = make_env(preset=preset)
+        game.reset(seed=0)
+        for _ in game.agent_iter(max_iter=50):
+            obs, _, done, cut, _ = game.last()
+            game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
+                   Rules.preset("standard", num_players=4), num_deals=1, progress=False,
+                   ratings=False)
+    _warm_one_game_paths(Rules.preset("standard"))
 
 
 def _warm_one_game_paths(rules: object) -> None:
@@ -157,8 +148,6 @@ def _warm_one_game_paths(rules: object) -> None:
 if __name__ == "__main__":
     import sys
 
-    parts = tuple(sys.argv[2:]) or WARM_PARTS
-    if sys.argv[1:2] != ["--warm"] or not set(parts) <= set(WARM_PARTS):
-        sys.exit(f"usage: python tests/conftest.py --warm [{' '.join(WARM_PARTS)}]  (compile the "
-                 "numba kernels once)")
-    warm_numba_cache(parts)
+    if sys.argv[1:] != ["--warm"]:
+        sys.exit("usage: python tests/conftest.py --warm  (compile the numba kernels once)")
+    warm_numba_cache()
