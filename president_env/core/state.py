@@ -209,13 +209,14 @@ class State:
     def equals(self, other: State) -> bool:
         return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
 
-    def _address(self) -> npt.NDArray[np.int64] | None:
+    def _address(self, eager: bool = False) -> npt.NDArray[np.int64] | None:
         """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
         array to type and unbox, not 30), built at the fourth call that asks (it costs about
-        two calls); None before, or when they cannot be handed over so."""
+        two calls), or at the first with ``eager`` (a one-game call that is made many times);
+        None before, or when they cannot be handed over so."""
         spec = self.__dict__.get("_spec", 0)
         if isinstance(spec, int):  # calls that asked (an engine's step of a copy asks twice)
-            if spec < 3:
+            if spec < 3 and not eager:
                 object.__setattr__(self, "_spec", spec + 1)
                 return None
             spec = state_spec(self._flat)  # None: not possible (kept as such)
