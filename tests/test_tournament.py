@@ -46,18 +46,21 @@ def test_summary_statistics_equal_hand_computed_values() -> None:
     # agent a: per-deal mean places (1-based) 1.5, 1.0, 2.0 -> mean 1.5, sd 0.5
     half = T975_2 * 0.5 / math.sqrt(3)
     assert s.mean_place[0] == pytest.approx(1.5)
-    assert s.mean_place_lo[0] == pytest.approx(1.5 - half)
+    assert 1.5 - half < 1 and s.mean_place_lo[0] == 1.0  # cut at place 1
     assert s.mean_place_hi[0] == pytest.approx(1.5 + half)
     # agent b: 1.5, 2.5, 2.0 -> mean 2.0, sd 0.5; agent c: 3.0, 2.5, 2.0 -> 2.5, sd 0.5
     np.testing.assert_allclose(s.mean_place, [1.5, 2.0, 2.5])
-    np.testing.assert_allclose(s.mean_place_hi - s.mean_place, [half] * 3)
+    np.testing.assert_allclose(s.mean_place_hi, [1.5 + half, 3.0, 3.0])  # cut at N=3
+    np.testing.assert_allclose(s.mean_place_lo, [1.0, 1.0, 2.5 - half])  # and at 1
     # first places: a 0.5, 1, 0.5; b 0.5, 0, 0; c 0, 0, 0.5
     np.testing.assert_allclose(s.first_rate, [2 / 3, 1 / 6, 1 / 6])
     # last places: a 0, 0, 0.5; b 0, 0.5, 0; c 1, 0.5, 0.5
     np.testing.assert_allclose(s.last_rate, [1 / 6, 1 / 6, 2 / 3])
     # last rate of c: values 1, .5, .5 -> mean 2/3, sd sqrt(1/12)
     sd = math.sqrt(((1 - 2 / 3) ** 2 + 2 * (0.5 - 2 / 3) ** 2) / 2)
-    assert s.last_rate_hi[2] == pytest.approx(2 / 3 + T975_2 * sd / math.sqrt(3))
+    assert 2 / 3 - T975_2 * sd / math.sqrt(3) < 0 < 1 < 2 / 3 + T975_2 * sd / math.sqrt(3)
+    assert (s.last_rate_lo[2], s.last_rate_hi[2]) == (0.0, 1.0)  # cut to a rate's 0..1
+    assert (s.first_rate_lo >= 0).all() and (s.head_to_head_lo[~np.eye(3, dtype=bool)] >= 0).all()
     # points = 3 - place: mean 3 - (mean place - 1)
     np.testing.assert_allclose(s.points, [2.5, 2.0, 1.5])
     # head to head: a ahead of b in 1/2, 2/2, 1/2 of the replays

@@ -5,7 +5,9 @@ for whoever holds it), so treating the ``D * R`` games as independent would make
 intervals wrong. Every statistic is first averaged over the replays of a deal, giving one
 value per deal and agent; the deals are independent (independent seeds), and the 95%
 confidence interval is the t interval over those ``D`` per-deal means:
-``mean +- t(0.975, D-1) * sd / sqrt(D)``. (The seating of a deal is drawn independently too,
+``mean +- t(0.975, D-1) * sd / sqrt(D)``, cut to the values the statistic can take (a rate to
+0..1, a mean place to 1..N: the cut interval holds the true value whenever the whole one does,
+so its coverage is the same; a rate near 0 over few deals no longer reads "-1.4 %"). (The seating of a deal is drawn independently too,
 so with ``shuffle`` seating the neighbour effect is part of the per-deal noise, not a bias.)
 Reported per agent (:class:`Summary`):
 
@@ -186,15 +188,16 @@ def summarize(
         raise ValueError(f"{len(nm)} names for {n} agents")
     worst = pl.max(axis=2, keepdims=True)
 
-    def stat(x: np.ndarray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def stat(x: np.ndarray, low: float = -math.inf, high: float = math.inf
+             ) -> tuple[FloatArray, FloatArray, FloatArray]:
         per_deal = x.mean(axis=1)  # [D, N]
         res = np.array([mean_ci(per_deal[:, i], confidence) for i in range(n)])
-        return res[:, 0], res[:, 1], res[:, 2]
+        return res[:, 0], np.clip(res[:, 1], low, high), np.clip(res[:, 2], low, high)
 
     stats = {
-        "mean_place": stat(pl.astype(np.float64) + 1.0),
-        "first_rate": stat((pl == 0).astype(np.float64)),
-        "last_rate": stat((pl == worst).astype(np.float64)),
+        "mean_place": stat(pl.astype(np.float64) + 1.0, 1.0, float(n)),
+        "first_rate": stat((pl == 0).astype(np.float64), 0.0, 1.0),
+        "last_rate": stat((pl == worst).astype(np.float64), 0.0, 1.0),
         "points": stat(pts),
     }
     bounds = {
@@ -207,7 +210,7 @@ def summarize(
         for j in range(n):
             if i != j:
                 ahead = (pl[:, :, i] < pl[:, :, j]).astype(np.float64).mean(axis=1)
-                h2h[:, i, j] = mean_ci(ahead, confidence)
+                h2h[:, i, j] = np.clip(mean_ci(ahead, confidence), 0.0, 1.0)
     out = Summary(
         names=nm, num_deals=d, rotations=r, confidence=confidence, **bounds,
         head_to_head=h2h[0], head_to_head_lo=h2h[1], head_to_head_hi=h2h[2],
