@@ -4,7 +4,8 @@ Hard plays every seat of ``games`` games of a preset, with the public record kep
 keeps it; at every decision of the play phase with a choice, seat 0's decision is also asked of
 the Expert (``act_with_record``), one game at a time (``--batch 1``: an env's opponent) or all
 the games waiting at once (a tournament's batched call). Printed: decisions timed, milliseconds
-per decision, and the Expert's rollouts per decision.
+per decision (the mean; with ``--batch 1`` also the median and the 90th percentile of the calls),
+and the Expert's rollouts per decision. The Expert searches on one thread.
 
     python -m benchmarks.bench_expert --preset standard --games 64 --batch 64
 """
@@ -24,13 +25,14 @@ from president_env.table import DealRecord
 
 def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: int = 400
             ) -> dict[str, float]:
-    """``{"decisions", "ms_per_decision", "rollouts_per_decision"}`` (see the module doc)."""
+    """``{"decisions", "ms_per_decision", "ms_median", "ms_p90", "rollouts_per_decision"}``
+    (see the module doc; the median and 90th percentile are of the calls, per decision)."""
     rules = Rules.preset(preset, observation="history")
     engine, hard = Engine(rules), HardAgent(rules)
     expert = ExpertAgent(rules, seed=seed)
     state = engine.init(np.arange(games, dtype=np.uint64) + 1000 * seed)
     record = DealRecord(games, rules)
-    timed, spent = 0, 0.0
+    timed, spent, calls = 0, 0.0, []
     while not state.terminated.all() and timed < max_decisions:
         obs, mask = engine.observe(state), engine.legal_action_mask(state)
         acts = hard.act_batch(obs, mask)
@@ -40,7 +42,9 @@ def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: i
             moves, n = record.relative(state, rows)
             t0 = time.perf_counter()
             expert.act_with_record(obs[rows], mask[rows], moves, n)
-            spent += time.perf_counter() - t0
+            took = time.perf_counter() - t0
+            spent += took
+            calls.append(took / len(rows))
             timed += len(rows)
         live = np.flatnonzero(~state.terminated)
         record.note(state, live, acts[live])
@@ -48,6 +52,8 @@ def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: i
     return {
         "decisions": float(timed),
         "ms_per_decision": 1000.0 * spent / max(timed, 1),
+        "ms_median": 1000.0 * float(np.median(calls)) if calls else float("nan"),
+        "ms_p90": 1000.0 * float(np.percentile(calls, 90)) if calls else float("nan"),
         "rollouts_per_decision": expert.rollouts / max(timed, 1),
     }
 
@@ -64,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games and --batch must be at least 1")
     res = measure(args.preset, args.games, args.batch, max_decisions=args.max_decisions)
     print(f"expert {args.preset} batch {args.batch}: {res['decisions']:.0f} decisions, "
-          f"{res['ms_per_decision']:.1f} ms per decision, "
+          f"{res['ms_per_decision']:.1f} ms per decision (median {res['ms_median']:.1f}, "
+          f"90th percentile {res['ms_p90']:.1f} ms of the calls), "
           f"{res['rollouts_per_decision']:.0f} rollouts per decision", flush=True)
     return 0
 
