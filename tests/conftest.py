@@ -36,9 +36,13 @@ from __future__ import annotations
 import ast
 import fnmatch
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+
+if TYPE_CHECKING:
+    from president_env.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,14 +127,14 @@ def warm_numba_cache() -> None:
     _warm_one_game_paths(Rules.preset("standard"))
 
 
-def _warm_one_game_paths(rules: object) -> None:
+def _warm_one_game_paths(rules: Rules) -> None:
     """The engine's one-game and fused calls, each by its first calls (the state's arrays one
     by one) and its later ones (their address vector): :meth:`Engine.advance`, a checked step,
     :class:`OneGame` with its restart, :meth:`Engine.play_random` (the kernels' types do not
     depend on the rules: one preset compiles them for all)."""
     from president_env.core import Engine, OneGame
 
-    eng = Engine(rules)  # type: ignore[arg-type]
+    eng = Engine(rules)
     st, checked = eng.init([0]), eng.init([1])
     mask, obs = np.zeros(eng.num_actions, np.int8), np.zeros(eng.obs_size, np.float32)
     cur = eng.advance(st, -1, mask, obs)

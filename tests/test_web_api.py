@@ -3,6 +3,7 @@ JSON error and the game unchanged, saved games surviving a restart, record repla
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -399,18 +400,16 @@ def test_fuzz_new_games_and_moves_get_no_500(body: Any) -> None:
 @given(where=st.sampled_from(["rules", "steps", "seed", "players", "result", "meta", "version",
                               "hands", "format"]), value=JSON)
 def test_fuzz_replays_get_no_500(where: str, value: Any) -> None:
-    doc = {**_FUZZ_DOC, where: value}
+    doc = {**_fuzz_app()[1], where: value}
     r = _fuzz_client().post("/api/replays", content=json.dumps(doc))
     assert r.status_code in (200, 400), r.text[:300]
 
 
-_FUZZ_DOC: dict[str, Any] = {}
-_FUZZ: list[TestClient] = []
+@functools.cache
+def _fuzz_app() -> tuple[TestClient, dict[str, Any]]:
+    """One app for every fuzz example (a new game each example, in memory) and a record."""
+    return TestClient(create_app()), json.loads(played_record().to_json())
 
 
 def _fuzz_client() -> TestClient:
-    """One app for every fuzz example (a new game each example, in memory)."""
-    if not _FUZZ:
-        _FUZZ.append(TestClient(create_app()))
-        _FUZZ_DOC.update(json.loads(played_record().to_json()))
-    return _FUZZ[0]
+    return _fuzz_app()[0]

@@ -226,16 +226,6 @@ class HistoryFitArgs:
         extra = {**self.extra, "observation": "history"}
         return Rules.preset(self.preset, num_players=self.num_players, **extra)
 
-    def network(self, rules: Rules) -> PolicyNet:
-        """The network a fit starts from (``init``, or new of ``hidden`` units), with torch on
-        ``threads`` threads and seeded with ``seed``."""
-        torch.set_num_threads(self.threads)
-        torch.manual_seed(self.seed)
-        eng = Engine(rules)
-        if self.init:
-            return init_policy(self.init, rules, eng.obs_size, self.hidden)
-        return PolicyNet(eng.obs_size, eng.num_actions, self.hidden)
-
     def check(self) -> None:
         """The agents and ``init`` must load for the rules, the ``--also`` files must exist
         (ValueError)."""
