@@ -1,21 +1,17 @@
 """What the Expert believes about the hidden hands: deals of the hidden cards, weighed by how
 well a model of the other players (Hard) explains what they did in public.
 
-Two beliefs, both over :func:`president_env.search.positions.sample_hands` (deals consistent with the
-observation: the observer's hand, every seat's count, the cards played, the cards given in the
-exchange):
-
-* :func:`record_belief`, from the public record of the deal (every move so far, in order:
-  :meth:`president_env.table.Table.record`): a Metropolis-Hastings chain per sample over the
-  deals, each step swapping one card between two other seats and accepting by
+:func:`record_belief` draws over :func:`president_env.search.positions.sample_hands` (deals
+consistent with the observation: the observer's hand, every seat's count, the cards played, the
+cards given in the exchange), from the public record of the deal (every move so far, in order:
+the ``record`` block of ``Rules(observation="record")``,
+:func:`president_env.search.positions.record_moves`): a Metropolis-Hastings chain per sample
+over the deals, each step swapping one card between two other seats and accepting by
   ``miss ** (change in misses)``, where the misses of a deal are the moves of the other seats
   that Hard, holding that deal's cards at that moment, would not have made (the deal is
-  replayed from the start of play, :func:`president_env.search.positions.replay`); a deal under which
-  a move is impossible (a card played that the deal holds elsewhere, a lower suit kept) counts
-  10 misses per such fault;
-* :func:`pass_belief`, from the observation alone (``Rules(observation="history")``): deals
-  resampled by the passes each seat made in this deal (``seat_passed``: the size and rank of
-  the pile it passed on) that Hard, holding that deal's cards now, would not have made.
+replayed from the start of play, :func:`president_env.search.positions.replay`); a deal under
+which a move is impossible (a card played that the deal holds elsewhere, a lower suit kept)
+counts 10 misses per such fault.
 
 ``miss`` (the weight of one unexplained move) keeps every deal possible: the other players need
 not play as Hard does.
@@ -27,18 +23,17 @@ from typing import Any
 
 import numpy as np
 
-from president_env.core.cards import NUM_CARDS, NUM_NATURAL
-from president_env.core.constants import PHASE_PLAY, Kind
+from president_env.core.cards import NUM_CARDS
 from president_env.core.engine import Engine, State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
 from president_env.search.positions import (
     deal_start,
-    from_observation,
     known_cards,
     replay,
     sample_hands,
 )
+from president_env.seeding import Random, RowStreams
 
 MISS = 0.15
 """Weight of a deal per move of another seat that the model (Hard) would not have made."""
@@ -50,8 +45,6 @@ TARGET = 2.0
 """How much likelier a seat is picked for a swap per miss it has (:func:`_propose`)."""
 INIT = 4
 """Deals drawn per chain to start it from the one that explains the record best."""
-CANDIDATES = 8
-"""Deals drawn per sample by :func:`pass_belief`."""
 
 Model = Any  # a Policy over the observations of ``engine``: HardAgent
 
@@ -101,7 +94,7 @@ def _free(hands: np.ndarray, known: np.ndarray) -> np.ndarray:
     return free
 
 
-def _propose(hands: np.ndarray, free: np.ndarray, rng: np.random.Generator,
+def _propose(hands: np.ndarray, free: np.ndarray, rng: Random,
              miss: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each deal with one free card swapped between two other seats (the same deal where no
     two seats hold free cards), and the seats changed ``[M, P]``. Seats with more misses
@@ -129,7 +122,7 @@ def _propose(hands: np.ndarray, free: np.ndarray, rng: np.random.Generator,
     return out, changed
 
 
-def _pick(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _pick(counts: np.ndarray, rng: Random) -> np.ndarray:
     """A card per row drawn in proportion to ``counts [M, 53]`` (0 for an empty row)."""
     cum = np.cumsum(counts, axis=1)
     u = rng.random(len(counts)) * cum[:, -1]
@@ -137,14 +130,25 @@ def _pick(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def record_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, moves: np.ndarray,
-                  n_moves: np.ndarray, n: int, rng: np.random.Generator, steps: int = STEPS,
+                  n_moves: np.ndarray, n: int, rng: Random, steps: int = STEPS,
                   miss: float = MISS) -> np.ndarray:
-    """``n`` deals per row ``[B, n, P, 53]`` from the record belief (module docstring)."""
+    """``n`` deals per row ``[B, n, P, 53]`` from the record belief (module docstring); a row
+    without a move yet gets deals drawn uniformly. ``rng``: a Generator, or a
+    :class:`~president_env.seeding.RowStreams` of the ``B`` rows (each row's deals then depend
+    on its own stream only)."""
     b, p = len(obs), rules.num_players
+    fresh = np.asarray(n_moves) == 0
+    if fresh.all():
+        return sample_hands(rules, obs, n, rng, 1.0)
+    if fresh.any():  # per row: the rows with a record, and the others
+        out = np.empty((b, n, p, NUM_CARDS), np.int8)
+        for sel in (fresh, ~fresh):
+            sub = rng.rows(sel) if isinstance(rng, RowStreams) else rng
+            out[sel] = record_belief(rules, engine, model, obs[sel], moves[sel], n_moves[sel], n,
+                                     sub, steps, miss)
+        return out
     o = np.repeat(obs, n, axis=0)
     mv, nm = np.repeat(moves, n, axis=0), np.repeat(n_moves, n)
-    if not nm.any():
-        return sample_hands(rules, obs, n, rng, 1.0)
     k = INIT
     hands = sample_hands(rules, obs, n * k, rng, 1.0).reshape(b * n * k, p, NUM_CARDS)
     miss_now, ok_now = record_misses(rules, engine, model, np.repeat(obs, n * k, axis=0), hands,
@@ -164,45 +168,4 @@ def record_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, m
     return hands.reshape(b, n, p, NUM_CARDS)
 
 
-def pass_misses(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, cand: State
-                ) -> np.ndarray:
-    """Per position of ``cand`` (row b seen in ``obs[b]``), the passes of the other seats
-    (``seat_passed``: size and rank of a set) that ``model``, holding the position's cards now,
-    would not make: it would play on that pile."""
-    p = rules.num_players
-    lay = ObservationLayout(rules)
-    flags = lay.split(obs)["seat_passed"].reshape(len(obs), p, NUM_CARDS)[:, :, :NUM_NATURAL] > 0
-    flags[:, 0] = False
-    flags &= (cand.place < 0)[:, :, None]
-    g, seat, key = np.nonzero(flags)
-    if len(g) == 0:
-        return np.zeros(len(obs))
-    ev = cand.take(g)
-    ev.phase[:] = PHASE_PLAY
-    ev.current[:] = seat
-    ev.pile_kind[:] = Kind.SET
-    ev.pile_rank[:] = key % 13
-    ev.pile_size[:] = key // 13 + 1
-    ev.last_player[:] = (seat + p - 1) % p
-    ev.passed[:] = False
-    acts = model.act_batch(engine.observe(ev, seat), engine.legal_action_mask(ev))
-    return np.bincount(g, weights=acts > 0, minlength=len(obs))
-
-
-def pass_belief(rules: Rules, engine: Engine, model: Model, obs: np.ndarray, n: int,
-                rng: np.random.Generator, miss: float = MISS) -> np.ndarray:
-    """``n`` deals per row ``[B, n, P, 53]`` from the pass belief (module docstring): drawn
-    among :data:`CANDIDATES` per sample by systematic resampling."""
-    b, p = len(obs), rules.num_players
-    c = n * CANDIDATES
-    hands = sample_hands(rules, obs, c, rng, 1.0).reshape(b * c, p, NUM_CARDS)
-    o = np.repeat(obs, c, axis=0)
-    cand = from_observation(rules, o, hands)
-    w = np.power(miss, pass_misses(rules, engine, model, o, cand)).reshape(b, c)
-    cum = np.cumsum(w, axis=1)
-    u = (rng.random((b, 1)) + np.arange(n)[None]) / n * cum[:, -1:]
-    pick = np.minimum((cum[:, None, :] <= u[:, :, None]).sum(axis=2), c - 1)
-    return hands.reshape(b, c, p, NUM_CARDS)[np.arange(b)[:, None], pick]
-
-
-__all__ = ["MISS", "STEPS", "pass_belief", "pass_misses", "record_belief", "record_misses"]
+__all__ = ["MISS", "STEPS", "record_belief", "record_misses"]

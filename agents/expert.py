@@ -6,9 +6,8 @@ For each decision of the play phase with more than one legal action, :class:`Exp
    consistent with the observation (its hand, every seat's count, the cards played per card id,
    the cards it gave in the exchange, the suits the lowest-suit-first rule of sets rules out;
    :func:`president_env.search.positions.sample_hands`), weighed by how well Hard, as a model of the
-   other players, explains every move of the deal so far (the public record a
-   :class:`~president_env.table.Table` keeps for it; without a record, the passes of the
-   history observation);
+   other players, explains every move of the deal so far (the ``record`` block of its
+   observation: every play and pass of the deal in order);
 2. builds the position of each (:func:`president_env.search.positions.from_observation`), plays every
    legal action in every one of them (the same deals for every action: common random numbers),
    and plays the deal on with :class:`~agents.rule_based.HardAgent` in every seat, in one batched
@@ -17,9 +16,14 @@ For each decision of the play phase with more than one legal action, :class:`Exp
 3. takes the action with the best mean place (ties, and differences under ``margin``, go to
    Hard's own choice).
 
-It decides from its observation (``Rules(observation="history")``: a tournament gives it that
-observation and the other agents their own prefix of it), the public record and its own hand
-only. The exchange and forced moves are Hard's. Budget per decision: ``samples`` deals, each
+It decides from its observation alone, ``Rules(observation="record")`` (a complete
+information state: its hand, the exchange as it saw it, every public move of the deal): through
+the PettingZoo and Gymnasium envs (made with ``observation="record"``), a vector env, a
+:class:`~president_env.table.Table`, a tournament or the web app (which give it that
+observation and the other agents their own prefix of it) it decides the same. Its random
+draws come per decision from its seed and that observation and mask
+(:class:`~president_env.seeding.RowStreams`), so a decision does not depend on the other games
+of a batch or on the decisions before it. The exchange and forced moves are Hard's. Budget per decision: ``samples`` deals, each
 from ``steps`` Metropolis-Hastings steps of the belief (a replay of the record each), and
 ``samples`` rollouts per legal action; ``python -m benchmarks.bench_expert`` measures the time
 per decision, and ``docs/results.md`` reports it with the Expert's results.
@@ -32,12 +36,14 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, IntArray
-from agents.belief import MISS, STEPS, pass_belief, record_belief
+from agents.belief import MISS, STEPS, record_belief
 from agents.rule_based import HardAgent
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
+from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
-from president_env.search.positions import check_record, from_observation, sample_hands
+from president_env.search.positions import from_observation, record_moves, sample_hands
+from president_env.seeding import RowStreams
 from president_env.table import policy_obs_size
 
 SAMPLES = 32
@@ -53,10 +59,13 @@ class ExpertAgent(BaseAgent):
     the record belief per deal (:mod:`agents.belief`); ``miss``: the belief's weight of a deal
     per move of another seat that Hard would not have made (1: ignore the record, draw deals
     uniformly); ``margin``: how much better in mean place another action must be to overrule
-    Hard's choice; ``seed``: the sampling stream.
+    Hard's choice; ``seed``: the sampling streams (with the observation and mask of each
+    decision: a decision is a function of those three).
 
-    The Expert reads the history observation: ``rules`` are taken with
-    ``observation="history"`` (a table or tournament gives it that observation).
+    The Expert reads the record observation: ``rules`` are taken with
+    ``observation="record"`` (a table or tournament gives it that observation; make an env
+    with ``observation="record"`` to seat it in your own loop). It searches with the history
+    observation, its prefix.
     """
 
     name = "expert"
@@ -70,8 +79,8 @@ class ExpertAgent(BaseAgent):
         miss: float = MISS,
         margin: float = 0.0,
     ) -> None:
-        if isinstance(rules, Rules) and rules.observation != "history":
-            rules = rules.replace(observation="history")
+        if isinstance(rules, Rules) and rules.observation != "record":
+            rules = rules.replace(observation="record")
         super().__init__(rules, seed)
         for name, value, low in (("samples", samples, 1), ("steps", steps, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -80,51 +89,51 @@ class ExpertAgent(BaseAgent):
             raise ValueError(f"miss must be in (0, 1], got {miss!r}")
         self.samples, self.steps = int(samples), int(steps)
         self.miss, self.margin = float(miss), float(margin)
-        self._hard = HardAgent(self.rules)
-        self._engine = Engine(self.rules, threads=1)
+        self._inner = self.rules.replace(observation="history")
+        """The rules of its search: the history observation, the prefix of its own."""
+        self._width = ObservationLayout(self._inner).size
+        self._hard = HardAgent(self._inner)
+        self._engine = Engine(self._inner, threads=1)
         self._phase = self.obs_layout.slices["phase"]
-        self.rng = np.random.default_rng(seed)
+        self._entropy = _entropy(seed)
         self.rollouts = 0
         """Rollouts played so far (for budgets and reports)."""
 
     def reseed(self, seed: int | None) -> None:
         super().reseed(seed)
-        self.rng = np.random.default_rng(seed)
+        self._entropy = _entropy(seed)
+
+    def _validated(self, observations: Any, action_masks: Any) -> tuple[np.ndarray, np.ndarray]:
+        o = np.asarray(observations)
+        if o.ndim == 2 and o.shape[1] == self._width:
+            raise ValueError(
+                f"the Expert reads the record observation ([B, {self.obs_size}]), got the "
+                f"history one {o.shape}: make the env with observation='record' (a table or "
+                "tournament does so: president_env.table.table_rules)"
+            )
+        return super()._validated(observations, action_masks)
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
-        return self._decide_rows(obs, mask, None)
-
-    def act_with_record(self, observations: Any, action_masks: Any, moves: Any, n_moves: Any
-                        ) -> IntArray:
-        """:meth:`act_batch` with the public record of each deal (``moves [B, L, 2]``: seat in
-        the observer's frame and action of every move of the play so far, ``n_moves [B]``;
-        :meth:`president_env.table.Table.record`), from which the belief weighs its deals."""
-        obs, mask = self._validated(observations, action_masks)
-        mv, n = check_record(moves, n_moves, len(obs), self.rules.num_players)
-        out = np.full(len(obs), -1, np.int64)
-        rows = np.flatnonzero(mask.any(axis=1))
-        if len(rows):
-            out[rows] = self._decide_rows(obs[rows], mask[rows], (mv[rows], n[rows]))
-        return out
-
-    def _decide_rows(self, obs: np.ndarray, mask: np.ndarray,
-                     record: tuple[np.ndarray, np.ndarray] | None) -> IntArray:
-        out = self._hard._act_batch(obs, mask)
+        out = self._hard._act_batch(obs[:, : self._width], mask)
         in_play = obs[:, self._phase][:, PHASE_PLAY] > 0
         rows = np.flatnonzero(in_play & (mask.sum(axis=1) > 1))
         for lo in range(0, len(rows), ROWS_PER_CALL):
             r = rows[lo : lo + ROWS_PER_CALL]
-            rec = None if record is None else (record[0][r], record[1][r])
-            out[r] = self._search(obs[r], mask[r], out[r], rec)
+            out[r] = self._search(obs[r], mask[r], out[r])
         return out
 
     # ------------------------------------------------------------------ search
-    def _search(self, obs: np.ndarray, mask: np.ndarray, hard: IntArray,
-                record: tuple[np.ndarray, np.ndarray] | None) -> IntArray:
+    def _search(self, obs: np.ndarray, mask: np.ndarray, hard: IntArray) -> IntArray:
         """The best action of every row by mean place over the sampled deals."""
         m, n, p = len(obs), self.samples, self.rules.num_players
-        hands = self._deals(obs, record)
-        base = from_observation(self.rules, np.repeat(obs, n, axis=0), hands.reshape(m * n, p, -1))
+        streams = RowStreams.keyed(self._entropy, [o.tobytes() + k.tobytes()
+                                                   for o, k in zip(obs, mask)])
+        moves, n_moves = record_moves(self.rules, obs)
+        inner = obs[:, : self._width]
+        hands = self._deals(inner, moves[:, : max(int(n_moves.max(initial=0)), 1)], n_moves,
+                            streams)
+        base = from_observation(self._inner, np.repeat(inner, n, axis=0),
+                                hands.reshape(m * n, p, -1))
         row_of, act_of = np.nonzero(mask)  # every (row, legal action), row-major
         pick = (row_of[:, None] * n + np.arange(n)[None]).reshape(-1)
         games = base.take(pick)
@@ -140,20 +149,25 @@ class ExpertAgent(BaseAgent):
             best[i] = hard[i] if keep else act_of[j]
         return best
 
-    def _deals(self, obs: np.ndarray, record: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
-        """``samples`` deals of the hidden cards per row ``[m, n, P, 53]`` (:mod:`agents.belief`)."""
-        n, r = self.samples, self.rules
+    def _deals(self, obs: np.ndarray, moves: np.ndarray, n_moves: np.ndarray,
+               rng: Any) -> np.ndarray:
+        """``samples`` deals of the hidden cards per row ``[m, n, P, 53]`` (:mod:`agents.belief`)
+        for the history observations ``obs`` and their records."""
+        n, r = self.samples, self._inner
         if self.miss >= 1.0:
-            return sample_hands(r, obs, n, self.rng, 1.0)
-        if record is None:
-            return pass_belief(r, self._engine, self._hard, obs, n, self.rng, self.miss)
-        return record_belief(r, self._engine, self._hard, obs, record[0], record[1], n, self.rng,
+            return sample_hands(r, obs, n, rng, 1.0)
+        return record_belief(r, self._engine, self._hard, obs, moves, n_moves, n, rng,
                              self.steps, self.miss)
 
     def describe(self) -> dict[str, Any]:
         """The budget and belief settings (for reports)."""
         return {"samples": self.samples, "steps": self.steps, "miss": self.miss,
                 "margin": self.margin}
+
+
+def _entropy(seed: int | None) -> int:
+    """The root of the Expert's streams: ``seed``, or fresh entropy for None."""
+    return int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
 
 
 class SeatMix:

@@ -255,8 +255,8 @@ class PolicyAgent:
         :func:`agents.checkpoints.load_checkpoint` picks the reader). With ``rules``, a
         :class:`CheckpointError` unless trained for them."""
         net, trained, _ = load_policy(path, rules)
-        # the observation is the one it was trained for: a table of observation="history"
-        # hands a standard policy the standard prefix (president_env.table.policy_obs_size)
+        # the observation is the one it was trained for: a table of a larger observation
+        # hands it its prefix (president_env.table.policy_obs_size)
         own = trained if rules is None else rules.replace(observation=trained.observation)
         return cls(net, own, **kwargs)
 
@@ -273,9 +273,10 @@ class PolicyAgent:
                 f"expected [B, obs] and [B, actions], got {obs_np.shape}, {mask_np.shape}"
             )
         if obs_np.shape[1] != self.net.obs_size or mask_np.shape[1] != self.net.num_actions:
-            hint = (" (it reads observation='history': make the env or table with "
-                    "observation='history'; president_env.table.table_rules does so)"
-                    if self.rules.observation == "history" else "")
+            hint = (f" (it reads observation={self.rules.observation!r}: make the env with "
+                    "that observation, or a larger one and hand it the prefix "
+                    "obs[:, :size]; a table does so: president_env.table.policy_obs_size)"
+                    if self.rules.observation != "standard" else "")
             raise ValueError(
                 f"observation/mask sizes {obs_np.shape[1]}/{mask_np.shape[1]} do not match the "
                 f"policy's {self.net.obs_size}/{self.net.num_actions}{hint}"

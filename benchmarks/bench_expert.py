@@ -1,8 +1,8 @@
 """Decision time of the Expert (:class:`agents.ExpertAgent`) at its default budget.
 
-Hard plays every seat of ``games`` games of a preset, with the public record kept as a table
-keeps it; at every decision of the play phase with a choice, seat 0's decision is also asked of
-the Expert (``act_with_record``), one game at a time (``--batch 1``: an env's opponent) or all
+Hard plays every seat of ``games`` games of a preset (``observation="record"``); at every
+decision of the play phase with a choice, seat 0's decision is also asked of the Expert (its
+``act_batch`` on the observation and mask), one game at a time (``--batch 1``: an env's opponent) or all
 the games waiting at once (a tournament's batched call). Printed: decisions timed, milliseconds
 per decision (the mean; with ``--batch 1`` also the median and the 90th percentile of the calls),
 and the Expert's rollouts per decision. The Expert searches on one thread.
@@ -20,18 +20,16 @@ import numpy as np
 from agents import ExpertAgent, HardAgent
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
-from president_env.table import DealRecord
 
 
 def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: int = 400
             ) -> dict[str, float]:
     """``{"decisions", "ms_per_decision", "ms_median", "ms_p90", "rollouts_per_decision"}``
     (see the module doc; the median and 90th percentile are of the calls, per decision)."""
-    rules = Rules.preset(preset, observation="history")
+    rules = Rules.preset(preset, observation="record")
     engine, hard = Engine(rules), HardAgent(rules)
     expert = ExpertAgent(rules, seed=seed)
     state = engine.init(np.arange(games, dtype=np.uint64) + 1000 * seed)
-    record = DealRecord(games, rules)
     timed, spent, calls = 0, 0.0, []
     while not state.terminated.all() and timed < max_decisions:
         obs, mask = engine.observe(state), engine.legal_action_mask(state)
@@ -39,15 +37,12 @@ def measure(preset: str, games: int, batch: int, seed: int = 0, max_decisions: i
         ask = np.flatnonzero((state.current == 0) & (state.phase == 1) & (mask.sum(axis=1) > 1))
         for lo in range(0, len(ask), batch):
             rows = ask[lo : lo + batch]
-            moves, n = record.relative(state, rows)
             t0 = time.perf_counter()
-            expert.act_with_record(obs[rows], mask[rows], moves, n)
+            expert.act_batch(obs[rows], mask[rows])
             took = time.perf_counter() - t0
             spent += took
             calls.append(took / len(rows))
             timed += len(rows)
-        live = np.flatnonzero(~state.terminated)
-        record.note(state, live, acts[live])
         engine.step_inplace(state, acts, check=False, where=~state.terminated)
     return {
         "decisions": float(timed),

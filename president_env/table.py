@@ -21,10 +21,12 @@ single-agent env (B = 1, one external seat), the learner vector env, tournaments
 seat), the self-play trainer and imitation (the live seats are external) and terminal play (the
 human is external).
 
-A policy made for the standard observation (``policy.rules.observation == "standard"``) may
-sit at a table of ``observation="history"``: it is handed the prefix ``obs[:, :its size]``,
-which is exactly its observation (the history blocks come last). The reverse is refused
-(:func:`check_rules`). External seats always get the table's whole observation.
+A policy made for a smaller observation (``policy.rules.observation``: "standard" <
+"history" < "record") may sit at a table of a larger one: it is handed the prefix
+``obs[:, :its size]``, which is exactly its observation (each larger observation appends blocks
+to the smaller one). The reverse is refused (:func:`check_rules`). External seats always get
+the table's whole observation. Every policy decides from that observation alone: the Expert
+reads the deal's record from the ``record`` block, nothing is handed to it beside it.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core import OneGame
-from president_env.core.constants import PHASE_DONE, PHASE_PLAY
+from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
 from president_env.core.observe import ObservationLayout
-from president_env.core.rules import Rules
+from president_env.core.rules import OBSERVATIONS, Rules
 from president_env.gate import ActionGate
 
 EXTERNAL = -1
@@ -125,10 +127,10 @@ def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
     not ``rules``, listing the options that differ; nothing for a policy without ``rules``.
     Every :class:`Table` checks its policies so.
 
-    ``observation`` may differ one way: a policy made for the standard observation may play
-    under ``observation="history"`` (a table hands it the standard prefix of the observation,
-    :func:`policy_obs_size`); a policy made for the history observation at a standard table is
-    a ValueError (it would miss the blocks it reads)."""
+    ``observation`` may differ one way: a policy made for a smaller observation
+    (``OBSERVATIONS``: "standard" < "history" < "record") may play under a larger one (a table
+    hands it its prefix of the observation, :func:`policy_obs_size`); a policy made for a
+    larger observation than the table's is a ValueError (it would miss the blocks it reads)."""
     own = getattr(policy, "rules", None)
     if not isinstance(own, Rules):
         return
@@ -139,32 +141,40 @@ def check_rules(policy: object, rules: Rules, name: str = "policy") -> None:
             f"{name} was made for other rules than the table's ({shown}); load it with the "
             f"table's rules or play it at a table of its own rules"
         )
-    if own.observation == "history" and rules.observation != "history":
+    if _rank(own.observation) > _rank(rules.observation):
         raise ValueError(
-            f"{name} was made for observation='history' but the table's rules give the "
-            f"observation {rules.observation!r}, without the history blocks it reads; play it "
-            f"at a table with observation='history' (the same rules otherwise)"
+            f"{name} was made for observation={own.observation!r} but the table's rules give "
+            f"the observation {rules.observation!r}, without the blocks it reads; play it at a "
+            f"table with observation={own.observation!r} (the same rules otherwise: "
+            f"president_env.table.table_rules makes one)"
         )
 
 
+def _rank(observation: str) -> int:
+    """Where ``observation`` comes among :data:`~president_env.core.rules.OBSERVATIONS`,
+    smallest first (each is a prefix of the next)."""
+    return OBSERVATIONS.index(observation)
+
+
 def table_rules(rules: Rules, policies: Sequence[object]) -> Rules:
-    """The rules of a table for ``policies``: ``rules``, with ``observation="history"`` when a
-    policy reads the history observation (the Expert, the shipped ``policy``); the others then get their own, standard
-    prefix of it (:func:`policy_obs_size`). Every tool that seats agents builds its table so, which is how a history policy plays wherever it is seated."""
-    wants = any(getattr(getattr(q, "rules", None), "observation", None) == "history"
-                for q in policies)
-    return rules.replace(observation="history") if wants else rules
+    """The rules of a table for ``policies``: ``rules``, with the largest observation a policy
+    reads (the Expert reads ``"record"``, the shipped ``policy`` ``"history"``); the others then
+    get their own prefix of it (:func:`policy_obs_size`). Every tool that seats agents builds
+    its table so, which is how such a policy plays wherever it is seated."""
+    wanted = [own.observation for q in policies
+              if isinstance(own := getattr(q, "rules", None), Rules)]
+    best = max([rules.observation, *wanted], key=_rank)
+    return rules if best == rules.observation else rules.replace(observation=best)
 
 
 def policy_obs_size(policy: object, rules: Rules) -> int | None:
-    """How much of an observation under ``rules`` a policy reads: the size of the standard
-    observation for a policy made for it (``policy.rules.observation == "standard"``) at a
-    table of ``observation="history"`` (the history blocks come last, so the standard
-    observation is the prefix), else None (the whole vector)."""
+    """How much of an observation under ``rules`` a policy reads: the size of its own
+    observation for a policy made for a smaller one than the table's (each larger observation
+    appends blocks, so the smaller is the prefix), else None (the whole vector)."""
     own = getattr(policy, "rules", None)
     if not isinstance(own, Rules) or own.observation == rules.observation:
         return None
-    if own.observation != "standard":
+    if _rank(own.observation) > _rank(rules.observation):
         return None  # refused by check_rules
     return _obs_size(own)
 
@@ -172,56 +182,6 @@ def policy_obs_size(policy: object, rules: Rules) -> int | None:
 @lru_cache(maxsize=64)
 def _obs_size(rules: Rules) -> int:
     return ObservationLayout(rules).size
-
-
-class DealRecord:
-    """The public record of the current deal of every game at a table: every move of its play
-    so far, in order (``moves`` int16 ``[B, L, 2]``: the seat, the action; ``n [B]`` moves).
-
-    Everything in it was seen by every player. A table keeps one when a seated policy reads it
-    (it has ``act_with_record(obs, mask, moves, n_moves)``, as :class:`agents.ExpertAgent`),
-    and hands it to that policy in the acting player's frame (:meth:`relative`). A game's
-    record starts afresh when its state holds no move of the deal yet (no card ``played``: the
-    first move of a deal's play is a lead, which plays cards; so a new deal, or a new game put
-    into the table's state, under either observation).
-    """
-
-    def __init__(self, batch: int, rules: Rules) -> None:
-        # every play takes a card; between two plays each other seat passes at most once
-        self.capacity = rules.num_cards * rules.num_players + rules.num_players
-        self.moves = np.full((batch, self.capacity, 2), -1, np.int16)
-        self.n = np.zeros(batch, np.int64)
-
-    def note(self, state: State, rows: IntArray, actions: IntArray) -> None:
-        """Add the moves ``actions`` about to be made in games ``rows`` (their seat to act)."""
-        fresh = rows[state.played[rows].sum(axis=1) == 0]
-        self.n[fresh] = 0
-        play = rows[state.phase[rows] == PHASE_PLAY]
-        if len(play) == 0:
-            return
-        at = self.n[play]
-        if (at >= self.capacity).any():
-            raise RuntimeError("a deal made more moves than a deal can make")
-        self.moves[play, at, 0] = state.current[play]
-        self.moves[play, at, 1] = np.asarray(actions)[: len(rows)][state.phase[rows] == PHASE_PLAY]
-        self.n[play] += 1
-
-    def relative(self, state: State, rows: IntArray) -> tuple[IntArray, IntArray]:
-        """The records of games ``rows`` with seats in the frame of the seat to act there
-        (seat k: the k-th to its left, as in the observation): ``(moves [R, L, 2], n [R])``."""
-        fresh = rows[state.played[rows].sum(axis=1) == 0]
-        self.n[fresh] = 0
-        n = self.n[rows]
-        width = max(int(n.max(initial=0)), 1)
-        mv = self.moves[rows, :width].astype(np.int64)
-        me = np.maximum(state.current[rows], 0).astype(np.int64)[:, None]
-        p = state.num_players
-        mv[..., 0] = np.where(mv[..., 0] >= 0, (mv[..., 0] - me) % p, -1)
-        return mv, n
-
-
-def _reads_record(policy: object) -> bool:
-    return callable(getattr(policy, "act_with_record", None))
 
 
 class Table:
@@ -259,18 +219,13 @@ class Table:
         for i, policy in enumerate(self.policies):
             label = self.names[i] if i < len(self.names) else f"policy {i}"
             check_rules(policy, engine.rules, name=f"{label!r}")
-        self._history = engine.rules.observation == "history"
+        self._prefix = engine.rules.observation != "standard"
         """Policies may read only a prefix of the observation (:meth:`obs_size`)."""
         self.gate = ActionGate(engine.layout)
         self.rows = np.arange(b)
         self.mask = np.zeros((b, engine.num_actions), np.bool_)
         self.decisions = 0
         self._one: OneGame | None = None
-        self.record = (
-            DealRecord(b, engine.rules) if any(map(_reads_record, self.policies)) else None
-        )
-        """The public record of every game's deal (:class:`DealRecord`), kept when a policy
-        reads it."""
         self.sync()
 
     def sync(self) -> None:
@@ -327,9 +282,6 @@ class Table:
             obs = self.engine.observe(self.state)
             actions = self.decide(obs, self.mask, who)
             seats = np.where(turn, self.state.current, -1).astype(np.int64)
-            if self.record is not None:
-                moving = np.flatnonzero(turn)
-                self.record.note(self.state, moving, actions[moving])
             self.engine.step_inplace(self.state, actions, check=False, where=turn)
             made += int(turn.sum())
             if on_step is not None:
@@ -348,13 +300,8 @@ class Table:
                 return made
             k = int(self.seat_policy[0, cur])
             mask = game.mask.view(np.bool_)[None]
-            obs = game.obs[: self.obs_size(k)] if self._history else game.obs
-            if self.record is not None and _reads_record(self.policies[k]):
-                act = self.policies[k].act_with_record(  # type: ignore[attr-defined]
-                    obs[None], mask, *self.record.relative(self.state, self.rows)
-                )
-            else:
-                act = self.policies[k].act_batch(obs[None], mask)
+            obs = game.obs[: self.obs_size(k)] if self._prefix else game.obs
+            act = self.policies[k].act_batch(obs[None], mask)
             # the fast path takes one integer id; anything else (a float, which int() would
             # truncate) goes to the gate, which refuses it as a batch of games would
             a = int(act[0]) if isinstance(act, np.ndarray) and act.shape == (1,) \
@@ -363,8 +310,6 @@ class Table:
                 a = int(self.gate.check_batch(
                     act, mask, who=f"the agent in seat {cur} ({self.policy_name(k)})"
                 )[0])
-            if self.record is not None:
-                self.record.note(self.state, self.rows, np.array([a]))
             game.step(a)
             self.decisions += 1
             if on_step is not None:
@@ -381,12 +326,8 @@ class Table:
             if not sel.any():
                 continue
             rows = np.flatnonzero(sel)
-            mine = obs[rows, : self.obs_size(k)] if self._history else obs[rows]
-            if self.record is not None and _reads_record(policy):
-                act = np.asarray(policy.act_with_record(  # type: ignore[attr-defined]
-                    mine, mask[rows], *self.record.relative(self.state, rows)))
-            else:
-                act = np.asarray(policy.act_batch(mine, mask[rows]))
+            mine = obs[rows, : self.obs_size(k)] if self._prefix else obs[rows]
+            act = np.asarray(policy.act_batch(mine, mask[rows]))
             actions[rows] = self.gate.check_batch(
                 act,
                 mask[rows],
@@ -429,16 +370,12 @@ class Table:
             a = actions[0] if isinstance(actions, (list, tuple)) else -1
             if not (type(a) is int and 0 <= a < self.engine.num_actions and mask[0, a]):
                 a = int(self.gate.check_batch(actions, mask, seats=[game.current])[0])
-            if self.record is not None:
-                self.record.note(self.state, self.rows, np.array([a]))
             game.step(a)
             return
         if r.ndim != 1 or not self.waiting()[r].all():
             raise ValueError("step_external takes games that wait for an external seat")
         mask = self.engine.legal_action_mask(self.state.take(r))
         a = self.gate.check_batch(actions, mask, seats=self.state.current[r], games=r)
-        if self.record is not None:
-            self.record.note(self.state, r, np.asarray(a, np.int64))
         full = np.full(self.batch_size, -1, np.int64)
         full[r] = a
         where = np.zeros(self.batch_size, np.bool_)

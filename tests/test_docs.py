@@ -16,6 +16,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from president_env.core.rules import OPTIONS, PRESETS, Rules
@@ -73,6 +74,25 @@ def test_every_relative_link_of_the_docs_exists(path: Path) -> None:
 def test_the_results_data_is_well_formed() -> None:
     problems = data_problems(ROOT / DATA)
     assert not problems, "\n".join(problems)
+
+
+def test_the_strength_through_the_env_is_the_mean_of_its_games() -> None:
+    """``aec_strength.csv``: each run's mean and interval recomputed from its games
+    (``aec_places.csv``) by the measuring script's own summary."""
+    from train.eval.aec import summary
+
+    with (ROOT / DATA / "aec_places.csv").open(newline="") as f:
+        games = list(csv.DictReader(f))
+    with (ROOT / DATA / "aec_strength.csv").open(newline="") as f:
+        runs = list(csv.DictReader(f))
+    assert runs
+    for r in runs:
+        mine = [(int(g["deal"]), int(g["seat"]), int(g["place"])) for g in games
+                if (g["agent"], g["opponents"], g["preset"], g["seed"])
+                == (r["agent"], r["opponents"], r["preset"], r["seed"])]
+        got = summary(mine)
+        want = tuple(float(r[k]) for k in ("mean_place", "mean_place_lo", "mean_place_hi"))
+        assert np.allclose(got, want, atol=6e-4), (r["agent"], r["opponents"], got, want)
 
 
 def _copy_docs(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
-"""The Expert (:mod:`agents.expert`), its belief (:mod:`agents.belief`) and the public record a
-table keeps for it (:class:`president_env.table.DealRecord`).
+"""The Expert (:mod:`agents.expert`) and its belief (:mod:`agents.belief`), which read the
+public record of the deal from the ``record`` observation.
 
-* The table's record, replayed from the deal's start with the true hands, gives the real
-  position (the record itself: :mod:`tests.test_history`).
+* The record block, replayed from the deal's start with the true hands, gives the real
+  position (the block itself: :mod:`tests.test_history`).
 * The record belief explains the record better than uniform deals (fewer moves Hard would not
   have made), and its deals are consistent with the observation.
 * The Expert plays legal actions in every preset and player count (3-8, one and two decks), at
@@ -24,59 +24,46 @@ from agents.expert import rollout_places
 from president_env.core.engine import Engine
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 from president_env.search import positions as P
-from president_env.table import DealRecord, Table
+from president_env.table import Table
 from train.eval.tournament import run_tournament
 
 
-def _table_with_record(rules: Rules, games: int) -> Table:
-    """Four-seat table: a small-budget Expert in seat 0, Hard elsewhere (history rules)."""
-    engine = Engine(rules)
-    expert = ExpertAgent(rules, seed=0, samples=2, steps=1)
-    hard = HardAgent(rules)
-    p = rules.num_players
-    seats = np.array([0] + [1] * (p - 1))
-    return Table(engine, engine.init(np.arange(games)), [expert, hard], seats)
+def _walk(rules: Rules, games: int, moves: int, seed: int = 0) -> tuple[Engine, Any]:
+    """``games`` deals of the record rules, ``moves`` steps in, Hard in every seat."""
+    engine, hard = Engine(rules), HardAgent(rules)
+    state = engine.init(np.arange(games) + seed)
+    for _ in range(moves):
+        engine.step_inplace(state, hard.act_batch(engine.observe(state),
+                                                  engine.legal_action_mask(state)))
+    return engine, state
 
 
 def test_record_replays_to_the_real_position() -> None:
-    rules = Rules.preset("daifugo", observation="history")
-    table = _table_with_record(rules, 8)
-    engine = table.engine
-    for _ in range(25):  # some moves into the deal, the Expert in seat 0, Hard elsewhere
-        who = table.acting_policy()
-        obs, mask = engine.observe(table.state), engine.legal_action_mask(table.state)
-        acts = table.decide(obs, mask, who)
-        moving = np.flatnonzero(who >= 0)
-        table.record.note(table.state, moving, acts[moving])  # type: ignore[union-attr]
-        engine.step_inplace(table.state, acts, check=False, where=who >= 0)
-    st = table.state
+    """The record block replayed from the deal's start with the true hands gives the real
+    position (legal actions and the observation)."""
+    rules = Rules.preset("daifugo", observation="record")
+    engine, st = _walk(rules, 8, 25)
     rows = np.flatnonzero(~st.terminated & (st.phase == 1))
-    rel, n = table.record.relative(st, rows)  # type: ignore[union-attr]
+    obs = engine.observe(st)[rows]
+    moves, n = P.record_moves(rules, obs)
     assert (n > 0).all()
     p = rules.num_players
     me = st.current[rows].astype(np.int64)
     hands = np.stack([st.hands[rows, (me + k) % p] for k in range(p)], axis=1)
-    obs = engine.observe(st)[rows]
-    pos, ok = P.from_record(rules, obs, hands, rel, n, engine)
+    pos, ok = P.from_record(rules, obs, hands, moves, n, engine)
     assert ok.all()
     np.testing.assert_array_equal(engine.legal_action_mask(pos), engine.legal_action_mask(st)[rows])
 
 
 def test_record_belief_explains_the_record() -> None:
-    rules = Rules.preset("standard", observation="history")
+    record = Rules.preset("standard", observation="record")
+    rules = record.replace(observation="history")  # the belief's rules: the prefix
     engine, hard = Engine(rules), HardAgent(rules)
-    table = Table(engine, engine.init(np.arange(16) + 50), [ExpertAgent(rules, samples=1, steps=0),
-                                                              hard], [1, 1, 1, 1])
-    table.record = DealRecord(16, rules)
-    for _ in range(24):  # Hard everywhere: the record of 24 moves
-        rows, obs, mask = np.arange(16), engine.observe(table.state), engine.legal_action_mask(table.state)
-        acts = hard.act_batch(obs, mask)
-        table.record.note(table.state, rows, acts)
-        engine.step_inplace(table.state, acts)
-    st = table.state
+    rec_engine, st = _walk(record, 16, 24, seed=50)
     rows = np.flatnonzero(~st.terminated & (st.phase == 1))
-    obs = engine.observe(st)[rows]
-    rel, n = table.record.relative(st, rows)
+    full = rec_engine.observe(st)[rows]
+    rel, n = P.record_moves(record, full)
+    obs = full[:, : engine.obs_size]
     rng = np.random.default_rng(0)
     uniform = P.sample_hands(rules, obs, 8, rng, 1.0)
     believed = record_belief(rules, engine, hard, obs, rel, n, 8, rng, steps=16)
@@ -117,7 +104,9 @@ def test_expert_plays_every_preset(rules: Rules) -> None:
 
 
 def test_seeded_decisions_repeat_and_exchange_is_hards() -> None:
-    rules = Rules.preset("standard", deals=2, observation="history")
+    """Seeded decisions repeat, each a function of the seed and its own observation and mask:
+    the batch of 32 decides as the 32 positions met one at a time, and as the batch reversed."""
+    rules = Rules.preset("standard", deals=2, observation="record")
     engine = Engine(rules)
     hard = HardAgent(rules)
     state = engine.init(np.arange(32))
@@ -131,13 +120,20 @@ def test_seeded_decisions_repeat_and_exchange_is_hards() -> None:
     np.testing.assert_array_equal(a1, a2)
     np.testing.assert_array_equal(a1[ex], hard.act_batch(obs, mask)[ex])
     assert mask[np.arange(32), a1].all()
+    one = ExpertAgent(rules, seed=4, samples=4, steps=2)
+    alone = [int(one.act(obs[i], mask[i])) for i in range(32)]
+    np.testing.assert_array_equal(a1, alone)
+    back = ExpertAgent(rules, seed=4, samples=4, steps=2).act_batch(obs[::-1], mask[::-1])
+    np.testing.assert_array_equal(a1, back[::-1])
+    other = ExpertAgent(rules, seed=5, samples=4, steps=2).act_batch(obs, mask)
+    assert mask[np.arange(32), other].all()
 
 
 def test_expert_keeps_the_lead_to_go_out_first() -> None:
     """Seat 0 holds the 3c and the 2s and leads, the others hold one card each: leading the 2
     (nothing beats it) and then the 3 goes out first in every deal of the hidden cards; leading
     the 3 lets the next seat go out with any higher card."""
-    rules = Rules.preset("standard", num_players=3, observation="history")
+    rules = Rules.preset("standard", num_players=3, observation="record")
     engine = Engine(rules)
     state = engine.init_from_hands(["3c 2s", "Ah", "4c"])
     state.current[:] = 0
@@ -145,11 +141,14 @@ def test_expert_keeps_the_lead_to_go_out_first() -> None:
     expert = ExpertAgent(rules, seed=0, samples=16)
     a = int(expert.act_batch(obs, mask)[0])
     assert engine.layout.name(a) == "single 2"
-    games = state.take(np.zeros(16, np.int64))
-    engine.step_inplace(games, np.full(16, a))
-    assert (rollout_places(engine, expert._hard, games.take(np.arange(16))) == 0).all()
+    inner = expert._engine  # the search's rules: the history observation
+    start = inner.init_from_hands(["3c 2s", "Ah", "4c"])
+    start.current[:] = 0
+    games = start.take(np.zeros(16, np.int64))
+    inner.step_inplace(games, np.full(16, a))
+    assert (rollout_places(inner, expert._hard, games.take(np.arange(16))) == 0).all()
     # the same games seen from the other seats: seat 1 or 2 goes out second, the other last
-    later = rollout_places(engine, expert._hard, games, np.arange(16) % 2 + 1)
+    later = rollout_places(inner, expert._hard, games, np.arange(16) % 2 + 1)
     assert set(later.tolist()) <= {1.0, 2.0} and len(set(later.tolist())) == 2
 
 
@@ -162,11 +161,70 @@ def test_bad_settings() -> None:
     with pytest.raises(ValueError, match=r"miss must be in \(0, 1\]"):
         ExpertAgent(rules, miss=0.0)
     expert: Any = load_agent("expert", rules)
-    assert expert.rules.observation == "history"
-    engine = Engine(expert.rules)
+    assert expert.rules.observation == "record"
+    history = rules.replace(observation="history")
+    engine = Engine(history)
     st = engine.init([0])
-    with pytest.raises(ValueError, match="a record is moves"):
-        expert.act_with_record(engine.observe(st), engine.legal_action_mask(st),  # type: ignore[attr-defined]
-                               np.zeros((1, 3)), np.zeros(1))
-    with pytest.raises(ValueError, match="observation='history'"):
-        Table(Engine(rules), Engine(rules).init([0]), [expert], [0, 0, 0, 0])
+    with pytest.raises(ValueError, match="reads the record observation"):
+        expert.act_batch(engine.observe(st), engine.legal_action_mask(st))
+    with pytest.raises(ValueError, match="observation='record'"):
+        Table(engine, engine.init([0]), [expert], [0, 0, 0, 0])
+    rec = Engine(expert.rules)
+    obs = rec.observe(rec.init([0]))
+    obs[0, rec.obs_layout.slices["record"].start] = 9999  # more moves than a deal can have
+    with pytest.raises(ValueError, match="number of moves must be in"):
+        P.record_moves(expert.rules, obs)
+
+
+def aec_steps(rules: Rules, hands: np.ndarray, seat_of: np.ndarray, seeds: list[int],
+              samples: int, steps: int) -> list[tuple[int, int]]:
+    """Every (seat, action) of one game through the AEC env, an independent loop: agent 0 (the
+    Expert) in seat ``seat_of[0]``, Hard agent ``n`` in ``seat_of[n]``, each seeded
+    ``seeds[n]`` and deciding from ``env.last()``'s observation and mask."""
+    from president_env import env as make_env
+
+    e = make_env(rules=rules)
+    e.reset(options={"hands": hands})
+    history = rules.replace(observation="history")
+    width = Engine(history).obs_size
+    by_seat: dict[int, Any] = {int(seat_of[0]): ExpertAgent(rules, seed=seeds[0],
+                                                            samples=samples, steps=steps)}
+    for n in range(1, rules.num_players):
+        by_seat[int(seat_of[n])] = HardAgent(history, seed=seeds[n])
+    out = []
+    for name in e.agent_iter():
+        obs, _r, term, trunc, _i = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = int(name.split("_")[1])
+        agent = by_seat[seat]
+        view = obs["observation"] if isinstance(agent, ExpertAgent) else obs["observation"][:width]
+        a = int(agent.act(view, obs["action_mask"]))
+        out.append((seat, a))
+        e.step(a)
+    return out
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_expert_decides_the_same_through_the_aec_env_and_the_tournament(preset: str) -> None:
+    """The same deals and seeds, every move of every game: the tournament's table (the Expert
+    among others in a batch) and the AEC env's ``last()`` / ``act(observation, mask)``."""
+    rules = Rules.preset(preset, observation="record")
+    p, deals, samples, steps = rules.num_players, 2, 4, 2
+    agents: dict[str, Any] = {"expert": lambda r, s: ExpertAgent(r, s, samples=samples,
+                                                                  steps=steps)}
+    agents.update({f"hard#{i}": "hard" for i in range(1, p)})
+    res = run_tournament(agents, rules, deals, seed=11, seating="rotate", batch_size=3,
+                         progress=False, ratings=False, record=deals * p)
+    _, _, agent_ss = np.random.SeedSequence(11).spawn(3)  # as the tournament seeds its agents
+    seeds = [int(c.generate_state(1)[0]) for c in agent_ss.spawn(p)]
+    engine = Engine(rules)
+    compared = 0
+    for rec in res.records:
+        d, r = rec.meta["deal"], rec.meta["replay"]
+        start = engine.init([res.deal_seeds[d]])
+        mine = aec_steps(rules, start.hands[0], res.seats[d, r], seeds, samples, steps)
+        assert mine == [(s.seat, s.action) for s in rec.steps], (d, r)
+        compared += len(mine)
+    assert len(res.records) == deals * p and compared > 100

@@ -31,7 +31,7 @@ def test_the_env_agents_and_records_work_without_extras() -> None:
         "gymnasium.make('President-v0').reset(seed=0)\n"
         "api_test(president_env.env(preset='daifugo'), num_cycles=100)\n"
         "VectorEnv(4, preset='standard', seed=0).reset()\n"
-        "rules = Rules.preset('standard', observation='history')\n"
+        "rules = Rules.preset('standard', observation='record')\n"
         "seats = [load_agent(n, rules, seed=1) for n in ('expert', 'hard', 'normal', 'easy')]\n"
         "engine = Engine(rules)\n"
         "table = Table(engine, engine.init([3]), seats, np.arange(4))\n"

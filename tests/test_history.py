@@ -48,7 +48,8 @@ from president_env.core.observe import (
     move_width,
 )
 from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
-from president_env.table import DealRecord, Table, check_rules, rule_differences
+from president_env.search import positions as P
+from president_env.table import Table, check_rules, rule_differences
 from president_env.testing.compare import state_differences
 from president_env.testing.reference import ReferenceGame
 
@@ -388,15 +389,15 @@ def test_under_the_standard_observation_the_history_fields_are_not_kept(preset: 
 
 
 def test_the_option_is_drawn_by_random_rules_and_ignored_when_comparing_rules() -> None:
-    assert set(OPTIONS["observation"].test_values()) == {"standard", "history"}
-    with pytest.raises(ValueError, match="observation must be 'standard' or 'history', got 'full'"):
+    assert set(OPTIONS["observation"].test_values()) == {"standard", "history", "record"}
+    with pytest.raises(ValueError, match="observation must be 'standard', 'history' or 'record', got 'full'"):
         Rules(observation="full")  # type: ignore[arg-type]
     std, hist = Rules.preset("standard"), Rules.preset("standard", observation="history")
     assert rule_differences(std, hist) == {}
     assert rule_differences(std, hist.replace(jokers=1)) == {"jokers": (0, 1)}
 
 
-@pytest.mark.parametrize("observation", ["standard", "history"])
+@pytest.mark.parametrize("observation", ["standard", "history", "record"])
 def test_the_comparison_with_the_reference_reports_a_wrong_history(observation: str) -> None:
     rules = Rules(num_players=3, observation=observation)  # type: ignore[arg-type]
     hands = ["3c 4c 9d", "5c Kd", "6c Qd"]
@@ -668,31 +669,38 @@ def test_a_history_policy_at_a_standard_table_is_refused() -> None:
     check_rules(make_agent("hard", std), std.replace(observation="history"))
 
 
-@pytest.mark.parametrize("observation", ["standard", "history"])
-def test_the_deal_record_starts_afresh_at_each_deal_under_either_observation(
-    observation: str,
-) -> None:
-    rules = Rules.preset("standard", deals=2, observation=observation)  # type: ignore[arg-type]
-    engine = Engine(rules)
-    hard = make_agent("hard", rules)
-    table = Table(engine, engine.init(np.arange(6)), [hard], np.full(4, -1))
-    table.record = DealRecord(6, rules)  # noted by step_external
-    mine: list[list[tuple[int, int]]] = [[] for _ in range(6)]  # (seat, action) of the deal
-    deal = [0] * 6
-    for _ in range(400):
-        rows, obs, mask = table.pending()
-        if len(rows) == 0:
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_record_block_is_every_move_of_the_deal(preset: str) -> None:
+    """Random games of every preset, each seat's view before every step: the record block is
+    the deal's every play and pass in order (the seats in that seat's frame), empty at each
+    deal's start, and the rest of the observation is the history observation."""
+    lo, hi = PRESET_PLAYERS[preset]
+    rules = Rules.preset(preset, num_players=min(hi, max(lo, 5)), deals=2, observation="record")
+    p, games = rules.num_players, 6
+    engine, plain = Engine(rules), Engine(rules.replace(observation="history"))
+    state, twin = engine.init(np.arange(games)), plain.init(np.arange(games))
+    rng = np.random.default_rng(7)
+    mine: list[list[tuple[int, int]]] = [[] for _ in range(games)]
+    deal = [0] * games
+    longest = 0
+    for k in range(5000):
+        if (state.phase == PHASE_DONE).all():
             break
-        st = table.state
-        moves, n = table.record.relative(st, rows)
-        for i, b in enumerate(rows):
-            if st.deal[b] != deal[b]:  # a new deal: its record starts empty
-                mine[b], deal[b] = [], int(st.deal[b])
-            me = int(st.current[b])
-            assert [tuple(m) for m in moves[i, : n[i]]] == [((s - me) % 4, a) for s, a in mine[b]]
-        acts = hard.act_batch(obs, mask)
-        for b, a in zip(rows, acts):
-            if st.phase[b] == PHASE_PLAY:
-                mine[b].append((int(st.current[b]), int(a)))
-        table.step_external(rows, acts)
-    assert table.state.terminated.all() and all(d == 1 for d in deal)
+        for b in range(games):
+            if state.deal[b] != deal[b]:  # a new deal: its record starts empty
+                mine[b], deal[b] = [], int(state.deal[b])
+        me = (np.arange(games) + k) % p
+        obs = engine.observe(state, me)
+        np.testing.assert_array_equal(obs[:, : plain.obs_size], plain.observe(twin, me))
+        moves, n = P.record_moves(rules, obs)
+        for b in range(games):
+            want = [((s - me[b]) % p, a) for s, a in mine[b]]
+            assert [tuple(m) for m in moves[b, : n[b]].tolist()] == want
+            assert (moves[b, n[b]:] == -1).all()
+        longest = max(longest, int(n.max()))
+        acts = np.maximum(engine.sample_random(engine.legal_action_mask(state), rng), 0)
+        for g in np.flatnonzero((state.phase == PHASE_PLAY) & ~state.terminated):
+            mine[g].append((int(state.current[g]), int(acts[g])))
+        engine.step_inplace(state, acts)
+        plain.step_inplace(twin, acts)
+    assert (state.phase == PHASE_DONE).all() and longest > 20

@@ -3,7 +3,8 @@
 * Round trip: at thousands of real positions of every preset (3-8 players, with the exchange of
   later deals), the position rebuilt from the acting player's observation and the true hands
   (in the observer's frame) gives back the same observation and the same legal actions, and so
-  does one rebuilt from sampled hidden hands (the observation never shows them).
+  does one rebuilt from sampled hidden hands (the observation never shows them); with the
+  record observation too, every preset.
 * Sampled hands fit what the observer knows: its own hand, every seat's count, the pack less
   the cards played, the cards it gave in the exchange; seeded samples repeat.
 * Played on, a position rebuilt with the true hands plays exactly as the real game.
@@ -37,6 +38,10 @@ def _tables() -> list[Rules]:
 
 
 TABLES = _tables()
+RECORD_TABLES = [Rules.preset(name, num_players=PRESET_PLAYERS[name][1] if i % 2 else
+                              PRESET_PLAYERS[name][0], deals=2, observation="record")
+                 for i, name in enumerate(PRESETS)]
+"""Every preset with the record observation, at its smallest or largest table."""
 
 
 def hard_walk(rules: Rules, games: int, seed: int = 0) -> Iterator[tuple[Engine, State]]:
@@ -59,7 +64,8 @@ def frame_hands(state: State, rows: np.ndarray) -> np.ndarray:
     return np.stack([state.hands[rows, (me + k) % p] for k in range(p)], axis=1)
 
 
-@pytest.mark.parametrize("rules", TABLES, ids=lambda r: f"{r.preset_name}-{r.num_players}p")
+@pytest.mark.parametrize("rules", TABLES + RECORD_TABLES,
+                         ids=lambda r: f"{r.preset_name}-{r.num_players}p-{r.observation}")
 def test_round_trip_true_and_sampled_hands(rules: Rules) -> None:
     rng = np.random.default_rng(0)
     checked = 0

@@ -19,6 +19,7 @@ from president_env.core.cards import (
     parse_hand,
 )
 from president_env.core.rules import (
+    OBSERVATIONS,
     OPTIONS,
     PRESET_PLAYERS,
     PRESETS,
@@ -156,7 +157,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.runs_mixed_suits),
         r.max_run_length or 0,
         int(r.president_asks),
-        int(r.observation == "history"),
+        OBSERVATIONS.index(r.observation),
     ]
 
 

@@ -103,7 +103,7 @@ def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes:
     got = tuple(layout.slices[n].stop - layout.slices[n].start for n in NEW_BLOCKS)
     assert got == sizes
     assert layout.size == base.size + sum(sizes)
-    later = (*NEW_BLOCKS, "seat_played", "seat_passed", "recent")  # (empty history blocks)
+    later = (*NEW_BLOCKS, "seat_played", "seat_passed", "recent", "record")  # (empty: history)
     assert [layout.slices[n] for n in base.slices if n not in later] == [
         base.slices[n] for n in base.slices if n not in later
     ]  # the blocks of the default observation stay where they were

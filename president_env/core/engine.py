@@ -42,7 +42,6 @@ from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _one, _pool
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
-from president_env.core._kernels._types import HISTORY_LEN
 from president_env.core.actions import ActionLayout
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY
 from president_env.core.observe import ObservationLayout
@@ -76,12 +75,12 @@ class Engine:
         self._play_tables = tuple(K.play_tables(self.layout))
         self._mask_tables = tuple(K.mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
-        self._history = r.observation == "history"
-        self._check_key = (self.num_players, self._history)
+        self._moves = r.moves_kept
+        """Moves of the deal's history the rules keep (0 standard, 8 history, all of a deal
+        record): every state handed in must keep that many (the kernels write them unchecked),
+        which :meth:`_check_history` checks; one test on the standard path."""
+        self._check_key = (self.num_players, self._moves)
         """What :meth:`_check` marks a state with once it passed (its identity is this engine's)."""
-        """The rules keep the deal's history: every state handed in must have it (the kernels
-        write it unchecked), which :meth:`_check_history` checks; one bool test on the standard
-        path."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         # a copy (pickle, deepcopy: a worker's engine) is built again from its rules, so its
@@ -113,7 +112,7 @@ class Engine:
                 f"the state holds {state.hands.shape[1]}-player games but this engine's rules "
                 f"are for {self.num_players} players"
             )
-        if self._history:
+        if self._moves:
             self._check_history(state)
         object.__setattr__(state, "_checked", self._check_key)
 
@@ -121,12 +120,14 @@ class Engine:
         """Raise a ValueError for a state without the deal's history (size-0 fields) handed
         to this engine, whose rules keep it (called only then: the standard path pays one
         bool test)."""
-        if state.recent.shape[1] == HISTORY_LEN:
+        if state.recent.shape[1] == self._moves:
             return
+        obs = self.rules.observation
         raise ValueError(
-            "this state was made without the history of observation='history' (by an engine "
-            "with observation='standard', or State.zeros(..., history=False)); make it with "
-            f"this engine's init (its recent has shape {tuple(state.recent.shape)})"
+            f"this state was made without the history of observation={obs!r}, which keeps "
+            f"{self._moves} moves (by an engine with another observation, or State.zeros(..., "
+            f"history=...)); make it with this engine's init (its recent has shape "
+            f"{tuple(state.recent.shape)})"
         )
 
     def _run(self, fn: Any, args: tuple[Any, ...], n: int) -> None:
@@ -149,7 +150,7 @@ class Engine:
         if isinstance(seeds, (list, tuple)) and not seeds:
             raise ValueError("init needs one seed per game (an integer >= 0), got none")
         s = K.as_seeds(seeds)
-        state = State.zeros(len(s), self.num_players, self._history)
+        state = State.zeros(len(s), self.num_players, self._moves)
         state.seed[:] = s
         K.init_kernel(self._rp, state._flat, True)
         return state
@@ -166,7 +167,7 @@ class Engine:
         """
         h = K.parse_hands(self.rules, hands)
         s = K.as_seeds(seed, len(h))
-        state = State.zeros(len(h), self.num_players, self._history)
+        state = State.zeros(len(h), self.num_players, self._moves)
         state.seed[:] = s
         state.hands[:] = h
         K.init_kernel(self._rp, state._flat, False)

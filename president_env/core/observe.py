@@ -49,17 +49,27 @@ name                 size         content
                                   kind one-hot (4: pass, set, jokers-only set, run), rank
                                   one-hot (13: of a set, bottom of a run; none for a pass or
                                   jokers alone), cards / 8 (1); all zero for no move
+``record``           1 + 2 * L    ``observation="record"``: the whole play of this deal, L =
+                     or 0         ``Rules.record_length`` (``num_cards * P + P``, the most
+                                  moves a deal can make): the number of moves so far, then
+                                  per move, most recent first, seat k + 1 and action id + 1
+                                  (:class:`~president_env.core.actions.ActionLayout`); zeros
+                                  past the first move of the deal
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
 section 12): each has size 0 unless its option is on, so the observation of rules without them
-is unchanged. The last three, the history of the deal, have size 0 unless
-``observation="history"``: they come after every other block, so the standard observation is
-the prefix ``obs[:standard size]`` of the history one (what
-:class:`~president_env.table.Table` hands a policy made for the standard observation). They
-show the engine's ``seat_played``, ``seat_passed`` and ``recent`` fields
+is unchanged. The last four, the history of the deal, have size 0 unless
+``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
+other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
+one, and the history one the prefix of the record one (what
+:class:`~president_env.table.Table` hands a policy made for a smaller observation). They show
+the engine's ``seat_played``, ``seat_passed`` and ``recent`` fields
 (:class:`~president_env.core.engine.State`); the gives and asks of the exchange are not moves
-there.
+there (the observer's own exchange is in ``gave`` and ``received``). The ``record`` block makes
+the observation a complete information state: the observer's hand, the exchange as it saw it
+and every public move of the deal in order, from which
+:func:`president_env.positions.from_observation` rebuilds the position.
 
 Everything above is public or the observer's own: hands of other players appear only as
 counts of cards left (the history blocks hold only plays and passes made in public). (With ``president_asks``, the card the Bum gave for an ask it could not
@@ -73,6 +83,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from president_env.core.actions import ActionLayout
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
 from president_env.core.constants import HISTORY_LEN, PASS_KEYS
 from president_env.core.rules import Rules
@@ -111,6 +122,7 @@ class ObsBlock(IntEnum):
     SEAT_PLAYED = 26
     SEAT_PASSED = 27
     RECENT = 28
+    RECORD = 29
 
 
 ROW_SIZE = NUM_RANKS + 1
@@ -132,7 +144,8 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
     p = rules.num_players
     western = rules.western_revolution
     asks = rules.president_asks
-    history = rules.observation == "history"
+    history = rules.keeps_history
+    record = rules.observation == "record"
     return {
         ObsBlock.HAND: NUM_CARDS,
         ObsBlock.PLAYED: NUM_RANKS + 1,
@@ -163,6 +176,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,
+        ObsBlock.RECORD: 1 + 2 * rules.record_length if record else 0,
     }
 
 
@@ -204,3 +218,16 @@ def history_bounds(rules: Rules) -> dict[str, float]:
         "seat_passed": 1.0,
         "recent": max(1.0, biggest / MOVE_SIZE_SCALE),
     }
+
+
+def record_high(rules: Rules) -> np.ndarray:
+    """The largest value of each entry of the ``record`` block (size 0 unless
+    ``observation="record"``): the number of moves reaches ``record_length``, a seat + 1 the
+    number of players, an action id + 1 the number of actions."""
+    if rules.observation != "record":
+        return np.zeros(0, np.float32)
+    high = np.empty(1 + 2 * rules.record_length, np.float32)
+    high[0] = rules.record_length
+    high[1::2] = rules.num_players
+    high[2::2] = ActionLayout(rules).num_actions
+    return high

@@ -47,8 +47,8 @@ class RuleParam(IntEnum):
     """0 for no limit."""
     PRESIDENT_ASKS = 20
     OBSERVATION = 21
-    """Index into :data:`~president_env.core.rules.OBSERVATIONS`: 0 standard, 1 history (the
-    history blocks of the observation; nothing in play)."""
+    """Index into :data:`~president_env.core.rules.OBSERVATIONS`: 0 standard, 1 history, 2
+    record (the history blocks, and the record block, of the observation; nothing in play)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

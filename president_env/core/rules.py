@@ -7,8 +7,9 @@ that an option refining another (``western_revolution`` refines ``revolution``; 
 
 One field is not a rule of play: ``observation`` picks what each player observes
 (``"history"`` appends the history blocks of :mod:`president_env.core.observe`: cards each seat
-played, what each seat passed on, the last moves); the game itself is the same, and a policy
-made for the standard observation may sit at a history table (it sees the standard prefix; see
+played, what each seat passed on, the last moves; ``"record"`` appends to those the whole
+record of the deal's play, every move in order); the game itself is the same, and a policy made
+for a smaller observation may sit at a table of a larger one (it sees its own prefix; see
 :func:`president_env.table.check_rules`).
 
 Each field is declared with :func:`option`: its doc, its allowed values (``choices`` and/or an
@@ -43,12 +44,13 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from president_env.core.cards import NUM_NATURAL
+from president_env.core.constants import HISTORY_LEN
 from president_env.core.options import BOOL, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0"]
 RevolutionTiming = Literal["immediate", "next_trick"]
-Observation = Literal["standard", "history"]
+Observation = Literal["standard", "history", "record"]
 
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
@@ -281,10 +283,11 @@ class Rules:
     observation: Observation = field(
         default="standard",
         metadata=option(
-            'what a player observes: "standard", or "history" (adds the cards each seat played, '
-            "what each seat passed on and the last 8 moves); changes nothing in play",
+            'what a player observes: "standard"; "history" (adds the cards each seat played, '
+            'what each seat passed on and the last 8 moves); "record" (adds to "history" every '
+            "move of the deal's play in order); changes nothing in play",
             OBSERVATIONS,
-            samples=("standard", "standard", "history"),
+            samples=("standard", "standard", "history", "record"),
             param=RuleParam.OBSERVATION,
         ),
     )
@@ -380,6 +383,26 @@ class Rules:
     @property
     def num_cards(self) -> int:
         return NUM_NATURAL * self.num_decks + self.num_jokers
+
+    @property
+    def keeps_history(self) -> bool:
+        """Whether the engine keeps the deal's public history (``observation`` "history" or
+        "record"; the fields ``seat_played``, ``seat_passed`` and ``recent`` of the state)."""
+        return self.observation != "standard"
+
+    @property
+    def record_length(self) -> int:
+        """The most moves a deal's play can make: every play takes a card, and between two plays
+        (and after the last) each seat passes at most once: ``num_cards * P + P``."""
+        return self.num_cards * self.num_players + self.num_players
+
+    @property
+    def moves_kept(self) -> int:
+        """Moves of the play phase the state keeps in ``recent``: 0 (standard), the last
+        ``HISTORY_LEN`` (8, "history") or all of them (:attr:`record_length`, "record")."""
+        if self.observation == "record":
+            return self.record_length
+        return HISTORY_LEN if self.observation == "history" else 0
 
     @property
     def exchange_on(self) -> bool:

@@ -41,19 +41,22 @@ field            dtype, shape    meaning
 ``seat_passed``  int8 [B,P,53]   1 at ``(min(size, 4) - 1) * 13 + rank`` if seat p passed this
                                  deal on a top set of that size and rank; at 52 if it passed
                                  on a run or on a jokers-only set; [B,P,0] without history
-``recent``       int16 [B,8,2]   the last 8 moves of the play phase this deal, most recent
+``recent``       int16 [B,H,2]   the last H moves of the play phase this deal, most recent
                                  first: (seat, action id), passes included; (-1, -1) none
                                  (the gives and asks of the exchange are not moves here);
-                                 [B,0,2] without history
+                                 H = 8 (``observation="history"``), every move of a deal
+                                 (``"record"``: ``Rules.record_length``), [B,0,2] without
+                                 history
 ===============  ==============  ===============================================================
 
 The fields from ``pending`` on are reset at the start of every deal. The last three, the
-public history of the deal that the ``observation="history"`` blocks show, are kept with
-``observation="history"`` only: under the default ``"standard"`` the engine makes them of
-size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 710 bytes, not
+public history of the deal that the ``observation="history"`` and ``"record"`` blocks show,
+are kept with those observations only: under the default ``"standard"`` the engine makes them
+of size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 710 bytes, not
 1,166), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
 standard engine may be handed a state with the history (it leaves the fields alone); an
-engine with ``observation="history"`` refuses a state without it (ValueError).
+engine that keeps the history refuses a state without it, or with another number of moves
+kept (ValueError: :attr:`Rules.moves_kept`).
 
 The direction of play is derived, not stored: play goes to the right (seat i-1) iff
 ``western_revolution`` and ``revolution``.
@@ -145,16 +148,19 @@ class State:
         return state
 
     @classmethod
-    def zeros(cls, batch: int, num_players: int, history: bool = True) -> State:
+    def zeros(cls, batch: int, num_players: int, history: bool | int = True) -> State:
         """``batch`` games of zeros. Without ``history`` the three fields of the deal's
         history (``seat_played``, ``seat_passed``, ``recent``) have size 0 (``[B,P,0]``,
         ``[B,P,0]``, ``[B,0,2]``): enough for rules with the standard observation, not for
-        ``observation="history"`` (:meth:`Engine.init` makes what its rules need)."""
+        ``observation="history"`` (:meth:`Engine.init` makes what its rules need). ``history``
+        may also be the number of moves ``recent`` keeps (``Rules.moves_kept``: 0, or at least
+        8); True is 8."""
+        moves = _moves_kept(history)
         dims = {"P": num_players, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
-                "H": HISTORY_LEN, "M": MOVE}
+                "H": moves, "M": MOVE}
         shapes = {name: (batch, *(dims[d] for d in shape))
                   for name, (_, shape) in STATE_DTYPES.items()}
-        if not history:
+        if not moves:
             shapes.update(seat_played=(batch, num_players, 0), seat_passed=(batch, num_players, 0),
                           recent=(batch, 0, MOVE))
         return cls(**{name: np.zeros(shapes[name], dtype)
@@ -163,8 +169,13 @@ class State:
     @property
     def keeps_history(self) -> bool:
         """Whether the fields of the deal's history have their full size (what an engine with
-        ``observation="history"`` needs; see :meth:`zeros`)."""
-        return int(self.recent.shape[1]) == HISTORY_LEN
+        ``observation="history"`` or ``"record"`` needs; see :meth:`zeros`)."""
+        return int(self.recent.shape[1]) >= HISTORY_LEN
+
+    @property
+    def moves_kept(self) -> int:
+        """Moves of the play phase kept in ``recent`` (0: no history; see :meth:`zeros`)."""
+        return int(self.recent.shape[1])
 
     @property
     def batch_size(self) -> int:
@@ -239,9 +250,10 @@ def _check_fields(arrays: K.Arrays) -> None:
         raise ValueError(f"State.hands must have shape [B, P, {NUM_CARDS}] with P <= "
                          f"{MAX_PLAYERS}, got {hands.shape}")
     b, p = hands.shape[:2]
-    history = arrays.recent.ndim == 3 and arrays.recent.shape[1] == HISTORY_LEN
+    history = (arrays.recent.ndim == 3
+               and HISTORY_LEN <= arrays.recent.shape[1] <= MAX_MOVES_KEPT)
     dims = {"P": p, "C": NUM_CARDS, "R": PLAYED_SIZE, "K": NUM_ASKS, "X": PASS_KEYS,
-            "H": HISTORY_LEN, "M": MOVE}
+            "H": int(arrays.recent.shape[1]) if history else HISTORY_LEN, "M": MOVE}
     if not history:
         dims.update(C=0, X=0, H=0)
     for name, a in zip(K.Arrays._fields, arrays):
@@ -253,6 +265,20 @@ def _check_fields(arrays: K.Arrays) -> None:
         if a.dtype != dtype or a.shape != want:
             raise ValueError(f"State.{name} must be {np.dtype(dtype).name} of shape {want} for "
                              f"{b} games of {p} players, got {a.dtype.name} {a.shape}")
+
+
+MAX_MOVES_KEPT = 1 << 14
+"""The most moves ``recent`` may keep (more than any deal makes: ``Rules.record_length``)."""
+
+
+def _moves_kept(history: bool | int) -> int:
+    if history is True or history is False:
+        return HISTORY_LEN if history else 0
+    if not isinstance(history, (int, np.integer)) or not (
+            history == 0 or HISTORY_LEN <= history <= MAX_MOVES_KEPT):
+        raise ValueError(f"history must be a bool, 0 or a number of moves in {HISTORY_LEN}.."
+                         f"{MAX_MOVES_KEPT}, got {history!r}")
+    return int(history)
 
 
 def replace(state: State, **changes: Any) -> State:

@@ -26,7 +26,7 @@ from gymnasium import spaces
 
 from president_env.core.actions import ActionLayout
 from president_env.core.engine import State
-from president_env.core.observe import ObservationLayout, history_bounds
+from president_env.core.observe import ObservationLayout, history_bounds, record_high
 from president_env.core.rules import Rules
 from president_env.render import RENDER_MODES, render_view
 from president_env.rewards import place_points
@@ -93,10 +93,11 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
         "asked": 2,  # the same card may be named twice
         "ask_held": 2,
     }
-    bounds.update(history_bounds(rules))  # (size 0 without observation="history")
+    bounds.update(history_bounds(rules))  # (size 0 under observation="standard")
     high = np.ones(layout.size, np.float32)
     for name, value in bounds.items():
         high[layout.slices[name]] = value
+    high[layout.slices["record"]] = record_high(rules)  # (size 0 unless observation="record")
     return high
 
 

@@ -59,8 +59,9 @@ is the `k`-th seat to the observer's left, `k = 0` the observer itself. With `N`
 | o+5N+2N²+107                   | `deal`        | index of the deal / number of deals            |
 
 The variants append their public blocks (pending revolution, direction, row of singles, asks),
-empty when off, and `observation="history"` the deal's public history, last; every block is a
-slice of `raw_env.obs_layout.slices` (:class:`~president_env.core.observe.ObservationLayout`).
+empty when off, then `observation="history"` the deal's public history and `"record"` every
+move of the deal in order (a complete information state: what the Expert reads), last; every
+block is a slice of `raw_env.obs_layout.slices` (:class:`~president_env.core.observe.ObservationLayout`).
 
 ### Actions
 

@@ -47,7 +47,7 @@ _ONE_HOT = {"phase": 1, "pile_kind": 0, "pile_rank": 0, "last_player": 0, "curre
 """One-hot blocks of an observation and the least number of 1s a row (a seat's row for
 ``place`` and ``title``) holds; at most one."""
 _COUNTS = ("hand", "played", "pile_size", "cards_left", "gave", "received", "to_return",
-           "seat_played", "seat_passed")
+           "seat_played", "seat_passed", "record")
 """Blocks of non-negative whole counts."""
 
 
@@ -103,7 +103,8 @@ def _per_rank(cards: np.ndarray) -> IntArray:
 
 
 def _history(rules: Rules) -> bool:
-    return getattr(rules, "observation", "standard") == "history"
+    """Whether ``rules`` keep the deal's history (``observation`` "history" or "record")."""
+    return getattr(rules, "observation", "standard") in ("history", "record")
 
 
 def unseen_cards(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, bool]:

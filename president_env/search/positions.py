@@ -4,8 +4,8 @@ A search agent (:class:`agents.expert.ExpertAgent`), a puzzle, or an analysis ne
 of the positions it reasons about, built without the engine's private fields. This module builds
 them, ``B`` at once, from the observation of the player to act (which sums up the public record
 of the deal: cards played, the pile, passes, places, revolution, the exchange, and, with
-``Rules(observation="history")``, who played which card, who passed on what and the last plays)
-and the hands of every seat:
+``Rules(observation="history")``, who played which card, who passed on what and the last plays;
+with ``"record"``, every move of the deal in order) and the hands of every seat:
 
 * :func:`from_observation` ``(rules, obs [B, O], hands [B, P, 53])`` -> :class:`State` of ``B``
   games: the position as the observer sees it, with the given hands;
@@ -15,7 +15,9 @@ and the hands of every seat:
   that, with the history observation, also weighs the passes: a seat that passed on a pair of
   9s seldom holds a higher pair (it may have chosen to pass: ``pass_weight`` is the weight of a
   hand per pass it would contradict, 0 excludes such hands, 1 ignores passes);
-* :func:`positions` = both: ``B * n`` states, row ``b * n + i`` = sample ``i`` of position ``b``.
+* :func:`positions` = both: ``B * n`` states, row ``b * n + i`` = sample ``i`` of position ``b``;
+* :func:`record_moves` ``(rules, obs)`` -> the deal's moves in order from the ``record`` block,
+  and :func:`from_record`, the position rebuilt by replaying them from the deal's start.
 
 **The observer's frame.** An observation names seats relative to the observer ("seat k" is the
 k-th seat to its left, see :mod:`president_env.core.observe`), so a position is built with the
@@ -43,6 +45,7 @@ from president_env.core.constants import NUM_SUITS, PHASE_DONE
 from president_env.core.engine import State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
+from president_env.search.history import history_fields, record_moves
 from president_env.search.observation import (
     _checked_obs,
     _history,
@@ -52,10 +55,12 @@ from president_env.search.observation import (
     unseen_cards,
 )
 from president_env.search.sampling import sample_kernel
+from president_env.seeding import Random
 
 __all__ = [
     "check_record",
     "deal_start",
+    "record_moves",
     "from_observation",
     "from_record",
     "pack_counts",
@@ -123,43 +128,6 @@ def _asks(asked: np.ndarray, held: np.ndarray) -> tuple[IntArray, IntArray]:
     return out_c, out_h
 
 
-def _history_fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np.ndarray]:
-    """``seat_played``, ``seat_passed`` and ``recent`` from the history blocks."""
-    from president_env.core.actions import ActionLayout
-
-    p, b = rules.num_players, len(o)
-    k = lay.split(o)
-    f = {
-        "seat_played": np.rint(k["seat_played"].reshape(b, p, NUM_CARDS)),
-        "seat_passed": np.rint(k["seat_passed"].reshape(b, p, NUM_CARDS)),
-    }
-    moves = k["recent"].reshape(b, -1, p + 18)
-    recent = np.full((b, moves.shape[1], 2), -1, np.int64)
-    seat = _one_hot(moves[:, :, :p])
-    kind = _one_hot(moves[:, :, p : p + 4])
-    rank = _one_hot(moves[:, :, p + 4 : p + 4 + NUM_RANKS])
-    size = np.rint(moves[:, :, p + 4 + NUM_RANKS] * 8).astype(np.int64)
-    act = ActionLayout(rules)
-    table = _action_lookup(act)
-    ok = seat >= 0
-    recent[..., 0] = np.where(ok, seat, -1)
-    ids = table[np.clip(kind, 0, 3), np.clip(rank, -1, NUM_RANKS - 1) + 1, np.clip(size, 0, 63)]
-    recent[..., 1] = np.where(ok, ids, -1)
-    f["recent"] = recent
-    return f
-
-
-def _action_lookup(act: Any) -> IntArray:
-    """``[kind 4, rank+1 14, size 64]`` -> an action id that the observation shows so (the
-    first such id: a run's suit is not in the ``recent`` block)."""
-    table = np.zeros((4, NUM_RANKS + 1, 64), np.int64)
-    for a in range(act.num_actions - 1, -1, -1):
-        kind, rank, size = int(act.kind[a]), int(act.rank[a]), int(act.size[a])
-        if kind <= 3:
-            table[kind, rank + 1, min(size, 63)] = a
-    return table
-
-
 def from_observation(
     rules: Rules,
     obs: npt.ArrayLike,
@@ -180,11 +148,11 @@ def from_observation(
         raise ValueError(f"hands must have shape [{b}, {p}, {NUM_CARDS}], got {h.shape}")
     blocks = lay.split(o)
     _check_hands(h, blocks, pack_counts(rules))
-    state = State.zeros(b, p, history=_history(rules))  # size-0 history unless kept
+    state = State.zeros(b, p, history=rules.moves_kept)  # size-0 history unless kept
     state.hands[:] = h
     fields = _fields(rules, o, lay)
     if _history(rules) and "seat_played" in blocks:
-        fields.update(_history_fields(rules, o, lay))
+        fields.update(history_fields(rules, o, lay))
     elif hasattr(state, "recent"):
         fields["recent"] = np.full(state.recent.shape, -1)
     for name, value in fields.items():
@@ -268,7 +236,7 @@ def sample_hands(
     rules: Rules,
     obs: npt.ArrayLike,
     n: int,
-    rng: np.random.Generator,
+    rng: Random,
     pass_weight: float = PASS_WEIGHT,
     tries: int = TRIES,
 ) -> Hands:
@@ -342,7 +310,7 @@ def positions(
     rules: Rules,
     obs: npt.ArrayLike,
     n: int,
-    rng: np.random.Generator,
+    rng: Random,
     pass_weight: float = PASS_WEIGHT,
     seeds: npt.ArrayLike | None = None,
 ) -> State:
@@ -380,12 +348,13 @@ def _forbidden(rules: Rules, blocks: dict[str, np.ndarray], exact: bool) -> npt.
 def deal_start(rules: Rules, obs: npt.ArrayLike, hands: npt.ArrayLike, first: npt.ArrayLike) -> State:
     """The positions at the start of the play phase of the observed deals: every seat holds
     ``hands`` (its cards now, as in :func:`from_observation`) plus the cards it has played in
-    this deal (the ``seat_played`` block: needs ``Rules(observation="history")``), the pile is
+    this deal (the ``seat_played`` block: needs the history or the record observation), the pile is
     empty and seat ``first[b]`` (observer's frame) is to lead; the titles, scores and the
     exchange are those of ``obs``."""
     o, lay = _checked_obs(rules, obs)
     if not _history(rules) or "seat_played" not in lay.slices:
-        raise ValueError("deal_start needs the history observation: Rules(observation='history')")
+        raise ValueError("deal_start needs the history observation: Rules(observation='history')"
+                         " or 'record'")
     state = from_observation(rules, o, hands)
     b, p = len(o), rules.num_players
     played = np.rint(lay.split(o)["seat_played"].reshape(b, p, NUM_CARDS)).astype(np.int64)

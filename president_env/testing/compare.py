@@ -7,7 +7,7 @@ dealer, cards played, the exchange (cards given, received, still to return), the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
 ``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
-by both with ``observation="history"`` only, so compared then only: under ``"standard"`` the
+by both with ``observation="history"`` or ``"record"`` only, so compared then only: under ``"standard"`` the
 engine's fields have size 0), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
 writes the report that :mod:`president_env.testing.difftest` and
@@ -37,7 +37,7 @@ PHASE_NAMES = {PHASE_EXCHANGE: "exchange", PHASE_PLAY: "play", PHASE_DONE: "done
 HandsText = list[str]
 
 HISTORY_FIELDS = ("seat_played", "seat_passed", "recent")
-"""The deal's history: compared with ``observation="history"`` only (see the module docstring)."""
+"""The deal's history: compared with ``observation="history"`` or ``"record"`` only (see the module docstring)."""
 
 
 class Disagreement(AssertionError):
@@ -81,7 +81,7 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
 
 def reference_view(ref: ReferenceGame) -> dict[str, Any]:
     """The public state of a reference game (named as in :func:`engine_view`; the deal's
-    history with ``observation="history"`` only, as the engine keeps it)."""
+    history with ``observation="history"`` or ``"record"`` only, as the engine keeps it)."""
     view = {
         "phase": ref.phase,
         "current": ref.current,
@@ -113,7 +113,7 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "seat_passed": ref.seat_passed,
         "recent": ref.recent,
     }
-    if ref.rules.observation != "history":
+    if not ref.rules.keeps_history:
         for name in HISTORY_FIELDS:
             del view[name]
     return view

@@ -100,6 +100,9 @@ EXPERT_SEATS = ("expert", "hard", "hard#2", "hard#3")
 """The seats of those tables: the Expert, then the Hard seats in the order after it."""
 SHIPPED_OPPONENTS = {"policy": ("hard", "expert"), "ppo": LADDER_AGENTS}
 """The opponents each shipped policy is rated against (``docs/data/shipped_policies.csv``)."""
+AEC_RUNS = (("expert", "hard"), ("policy", "hard"), ("policy", "expert"))
+"""The (agent, opponents) measured through the PettingZoo env, 4-player ``standard``
+(``docs/data/aec_strength.csv``, every game in ``aec_places.csv``: ``train.eval.aec``)."""
 
 Row = dict[str, str]
 
@@ -161,13 +164,28 @@ def _expert_rows(data: Path) -> dict[str, list[Row]]:
 
 
 def expert_table(data: Path) -> str:
-    """The Expert against three Hard per preset, beside the best Hard seat."""
+    """The Expert against three Hard per preset, beside the best Hard seat, and through the
+    PettingZoo env where measured."""
+    aec = {r["preset"]: r for r in read_csv(data, "aec_strength.csv")
+           if (r["agent"], r["opponents"]) == ("expert", "hard")}
     body = []
     for preset, rows in _expert_rows(data).items():
         expert = next(r for r in rows if r["seat"] == "expert")
         best = min((r for r in rows if r["seat"] != "expert"), key=lambda r: float(r["mean_place"]))
-        body.append([preset, f"{int(expert['deals']):,}", f"**{_ci(expert)}**", _ci(best)])
-    return _table(["preset", "deals", "Expert", "best Hard seat"], body)
+        env = aec.get(preset)
+        through = "-" if env is None else f"{_ci(env)} ({int(env['deals']):,} deals)"
+        body.append([preset, f"{int(expert['deals']):,}", f"**{_ci(expert)}**", _ci(best),
+                     through])
+    return _table(["preset", "deals", "Expert", "best Hard seat", "Expert, AEC env loop"], body)
+
+
+def aec_table(data: Path) -> str:
+    """Agents measured through the PettingZoo env (``train.eval.aec``)."""
+    body = [[f"`{r['agent']}`", f"3 x {r['opponents'].capitalize()}", f"`{r['preset']}`",
+             f"{int(r['deals']):,}", r["seed"], _ci(r), f"{int(r['seconds']):,}"]
+            for r in read_csv(data, "aec_strength.csv")]
+    return _table(["agent", "vs", "preset", "deals", "seed", "mean place, 95% CI", "seconds"],
+                  body)
 
 
 def expert_full_table(data: Path) -> str:
@@ -275,6 +293,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "expert": expert_table,
     "expert_full": expert_full_table,
     "shipped": shipped_table,
+    "aec": aec_table,
     "shipped_full": shipped_full_table,
     "probe": probe_table,
     "benchmarks": benchmarks_table,
@@ -286,8 +305,8 @@ TABLES: dict[str, Callable[[Path], str]] = {
 FILES: dict[str, tuple[str, ...]] = {
     "docs/rules.md": ("options", "presets"),
     "README.md": ("presets", "ladder", "expert", "shipped", "benchmarks_summary"),
-    "docs/results.md": ("ladder_full", "expert_full", "shipped_full", "probe", "benchmarks",
-                        "benchmark_ratios"),
+    "docs/results.md": ("ladder_full", "expert_full", "aec", "shipped_full", "probe",
+                        "benchmarks", "benchmark_ratios"),
 }
 """The tables each file (relative to the project root) must hold."""
 
@@ -366,7 +385,30 @@ def data_problems(data: Path = ROOT / DATA) -> list[str]:
                     {(p, o) for p, opps in SHIPPED_OPPONENTS.items() for o in opps})
     out += _missing("probe.csv", {(r["target"], "") for r in probe},
                     {(p, "") for p in SHIPPED_OPPONENTS})
+    out += _aec_problems(data)
     return out + _ppo_eval_problems(data, shipped) + _benchmark_problems(data)
+
+
+def _aec_problems(data: Path) -> list[str]:
+    """Every run of ``aec_strength.csv`` has its mean inside its interval, and is every deal
+    of ``aec_places.csv`` with the agent in every seat (the mean itself is recomputed from the
+    games by ``tests/test_docs.py``)."""
+    rows = read_csv(data, "aec_strength.csv")
+    out = _interval_problems("aec_strength.csv", rows, ("mean_place",))
+    out += _missing("aec_strength.csv", {(r["agent"], r["opponents"]) for r in rows},
+                    set(AEC_RUNS))
+    games: dict[tuple[str, ...], dict[int, int]] = {}
+    for g in read_csv(data, "aec_places.csv"):
+        key = (g["agent"], g["opponents"], g["preset"], g["seed"])
+        deals = games.setdefault(key, {})
+        deals[int(g["deal"])] = deals.get(int(g["deal"]), 0) + 1
+    for r in rows:
+        deals = games.get((r["agent"], r["opponents"], r["preset"], r["seed"]), {})
+        if sorted(deals) != list(range(int(r["deals"]))) or set(deals.values()) != {int(r["players"])}:
+            out.append(f"aec_strength.csv: {r['agent']} vs {r['opponents']}: the games of "
+                       f"aec_places.csv are not deals 0..{int(r['deals']) - 1} x "
+                       f"{r['players']} seats")
+    return out
 
 
 

@@ -64,7 +64,8 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     per ask, then the Vice-President one.
 
 With ``observation="history"`` the public history of the deal (what its blocks show) is kept
-too: the cards each seat played, what each seat passed on, the last 8 moves
+too: the cards each seat played, what each seat passed on, the last 8 moves (every move with
+``"record"``)
 (:mod:`president_env.testing.reference_history`); under ``"standard"`` those fields stay
 empty, as in the engine.
 """

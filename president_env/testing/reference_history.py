@@ -1,14 +1,15 @@
 """The public history of a deal in :class:`president_env.testing.reference.ReferenceGame`, kept
 plainly for a reader to check (the engine's ``seat_played``, ``seat_passed`` and ``recent``
-fields, shown by the ``observation="history"`` blocks), with ``observation="history"`` only
-(under ``"standard"`` all three keep their empty values, as the engine's do):
+fields, shown by the ``observation="history"`` blocks), with ``observation="history"`` or
+``"record"`` only (under ``"standard"`` all three keep their empty values, as the engine's do):
 
 * ``seat_played[seat]``: 53 counts, the cards that seat played this deal (the cards a play
   took from its hand: runs and jokers included);
 * ``seat_passed[seat]``: 53 flags; a pass on a top set of ``size`` cards (four and more alike)
   and ``rank`` sets entry ``(min(size, 4) - 1) * 13 + rank``; a pass on a run or on a set of
   jokers alone sets entry 52;
-* ``recent``: the last 8 moves of the play phase, most recent first, as ``[seat, action id]``
+* ``recent``: the last 8 moves of the play phase (every move of the deal with ``"record"``:
+  ``Rules.moves_kept``), most recent first, as ``[seat, action id]``
   (passes included; the gives and asks of the exchange are not moves here), ``[-1, -1]`` for
   none.
 
@@ -22,8 +23,6 @@ from president_env.core.actions import Kind
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
 from president_env.core.rules import Rules
 
-MOVES_KEPT = 8
-"""Moves of the play phase in ``recent``."""
 SET_SIZES = 4
 """Sizes of a set told apart by ``seat_passed`` (four and more alike)."""
 PASSED_ON_OTHER = SET_SIZES * NUM_RANKS
@@ -49,19 +48,19 @@ class History:
             [0] * (PASSED_ON_OTHER + 1) for _ in range(self.num_players)
         ]
         """Per seat, 1 for each kind of top play it passed on this deal."""
-        self.recent: list[list[int]] = [list(NO_MOVE) for _ in range(MOVES_KEPT)]
+        self.recent: list[list[int]] = [list(NO_MOVE) for _ in range(self.rules.moves_kept)]
         """The last moves of the play phase, most recent first: [seat, action id]."""
 
     @property
     def _keeps_history(self) -> bool:
-        """Whether the rules keep the history (``observation="history"``)."""
-        return self.rules.observation == "history"
+        """Whether the rules keep the history (``observation="history"`` or ``"record"``)."""
+        return self.rules.keeps_history
 
     def _note_move(self, seat: int, action: int) -> None:
         """A move of the play phase (a pass or a play), before it changes anything."""
         if not self._keeps_history:
             return
-        self.recent = [[seat, action], *self.recent[: MOVES_KEPT - 1]]
+        self.recent = [[seat, action], *self.recent[:-1]]
 
     def _note_pass(self, seat: int) -> None:
         """``seat`` passes on the pile as it is (a pass never comes on an empty pile)."""

@@ -88,6 +88,24 @@ def _recent(  # type: ignore[no-untyped-def]
             out[b, o + n_players + MOVE_KINDS + NUM_RANKS] = sizes[a] / MOVE_SIZE_SCALE
 
 
+@kernel(inline="always")
+def _record(out, b, start, recent, me, n_players):  # type: ignore[no-untyped-def]
+    """The ``record`` block: the number of moves of the deal's play so far, then per move (the
+    whole of ``recent``, most recent first) seat k + 1 and action id + 1; zeros past the
+    first move."""
+    n = recent.shape[0]
+    _clear(out, b, start, 1 + 2 * n)
+    count = 0
+    for i in range(n):
+        seat = recent[i, 0]
+        if seat < 0:
+            break
+        out[b, start + 1 + 2 * i] = (seat - me + n_players) % n_players + 1
+        out[b, start + 2 + 2 * i] = recent[i, 1] + 1
+        count += 1
+    out[b, start] = count
+
+
 @kernel
 def observe_kernel(  # type: ignore[no-untyped-def]
     rp, play_tables, off, arrays, players, deals, out, lo, hi
@@ -102,7 +120,8 @@ def observe_kernel(  # type: ignore[no-untyped-def]
     pending = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0  # the blocks of the further variants
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0  # (size 0 when their option is off)
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
-    history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 unless "history")
+    history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 under "standard")
+    record = rp[RuleParam.OBSERVATION] == 2  # the record block (size 0 unless "record")
     for b in range(lo, hi):
         me = players[b]
         _clear(out, b, off[ObsBlock.PILE_KIND], 4)
@@ -157,4 +176,6 @@ def observe_kernel(  # type: ignore[no-untyped-def]
             _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)
             _recent(out, b, off[ObsBlock.RECENT], st.recent[b], me, n_players, tab.kind,
                     tab.rank, tab.size)
+        if record:
+            _record(out, b, off[ObsBlock.RECORD], st.recent[b], me, n_players)
 

@@ -12,7 +12,7 @@ turns to the right during a revolution (:func:`direction`) and a row of four sin
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
 President's asks (``Kind.ASK``), answered at once from the Bum's hand.
 
-The public history of the deal is kept only with ``observation="history"``
+The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
 value, so the default rules run no instruction of it): the cards each seat played
 (``seat_played``, with the public memory in :func:`_take`), what each seat passed on
@@ -32,7 +32,6 @@ import numpy as np
 from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._types import (
-    HISTORY_LEN,
     NUM_ASKS,
     PASS_OTHER,
     Arrays,
@@ -113,8 +112,9 @@ def _take(  # type: ignore[no-untyped-def]
 
 @kernel(inline="always")
 def _note_move(recent, b, p, a):  # type: ignore[no-untyped-def]
-    """History: seat ``p`` took action ``a`` in the play phase; the older moves shift by one."""
-    for i in range(HISTORY_LEN - 1, 0, -1):
+    """History: seat ``p`` took action ``a`` in the play phase; the older moves shift by one
+    (``recent`` keeps the last 8 moves, or every move of the deal with ``"record"``)."""
+    for i in range(recent.shape[1] - 1, 0, -1):
         recent[b, i, 0] = recent[b, i - 1, 0]
         recent[b, i, 1] = recent[b, i - 1, 1]
     recent[b, 0, 0] = p
