@@ -39,7 +39,7 @@ no default                positional ``checkpoint``
 ``--help`` shows every field's docstring and its default. A field declared again in a subclass
 (to change its default) keeps the docstring of the base class unless it gives its own. This
 module imports neither numpy nor any RL library (``--rule`` values are parsed by
-:func:`president_env.core.rules.parse_rule_option`, imported only when a dataclass asks for rule
+:func:`president_env.core.options.parse_rule_option`, imported only when a dataclass asks for rule
 options), so every entry point can use it.
 
 Checks and errors
@@ -304,7 +304,7 @@ def _add(ap: argparse.ArgumentParser, f: dataclasses.Field[Any], tp: Any, doc: s
     """Add the option (or positional argument) of field ``f`` of type ``tp``."""
     text = " ".join(doc.split()).replace("%", "%%")
     if f.metadata.get(RULE_OPTIONS):
-        from president_env.core.rules import parse_rule_option
+        from president_env.core.options import parse_rule_option
 
         ap.add_argument(
             "--rule", dest=f.name, action="append", default=[], type=parse_rule_option,

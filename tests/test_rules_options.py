@@ -130,6 +130,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "MAX_RUN_LENGTH": 19,
         "PRESIDENT_ASKS": 20,
         "OBSERVATION": 21,
+        "RUNS_DISJOINT": 22,
     }
 
 
@@ -158,6 +159,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         r.max_run_length or 0,
         int(r.president_asks),
         OBSERVATIONS.index(r.observation),
+        int(r.runs_disjoint),
     ]
 
 

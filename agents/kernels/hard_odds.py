@@ -98,9 +98,12 @@ def vrun(bottom, length, ord_play, ge, outn, jout, rp, run_p):  # type: ignore[n
     if m == 0:
         return 1.0
     equal = rp[RuleParam.ALLOW_EQUAL] != 0
+    disjoint = rp[RuleParam.RUNS_DISJOINT] != 0
     prod = 1.0
     for b2 in range(NUM_RANKS - length + 1):
-        if ord_play:
+        if disjoint:  # only a run with no rank in common beats it (runs_disjoint)
+            ok = b2 + length <= bottom if ord_play else b2 >= bottom + length
+        elif ord_play:
             ok = b2 < bottom or (equal and b2 == bottom)
         else:
             ok = b2 > bottom or (equal and b2 == bottom)

@@ -8,6 +8,7 @@ and the docs' tables from it.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -49,6 +50,8 @@ class RuleParam(IntEnum):
     OBSERVATION = 21
     """Index into :data:`~president_env.core.rules.OBSERVATIONS`: 0 standard, 1 history, 2
     record (the history blocks, and the record block, of the observation; nothing in play)."""
+    RUNS_DISJOINT = 22
+    """1 when a run beats a run only from above its top card (no shared rank)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -148,3 +151,16 @@ def _same(value: object, choice: object) -> bool:
     if isinstance(choice, int):
         return _is_int(value) and value == choice
     return isinstance(value, str) and value == choice
+
+
+def parse_rule_option(text: str) -> tuple[str, Any]:
+    """``"deals=3"`` -> ``("deals", 3)``: a command-line rule option (values as Python literals,
+    anything else as a string). Raises ValueError without ``=``."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise ValueError(f"a rule option is KEY=VALUE, got {text!r}")
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        parsed = value
+    return key.strip(), parsed

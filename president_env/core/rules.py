@@ -35,7 +35,6 @@ Presets (``Rules.preset(name, **overrides)``): :data:`PRESETS` (the options each
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -280,6 +279,17 @@ class Rules:
             requires="exchange_on",
         ),
     )
+    runs_disjoint: bool = field(
+        default=False,
+        metadata=option(
+            "a run beats a run of its length only with every card above the other's highest "
+            "(below its lowest in a revolution): the two share no rank (UECda)",
+            BOOL,
+            samples=(False, False, True),
+            param=RuleParam.RUNS_DISJOINT,
+            requires="runs",
+        ),
+    )
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -468,19 +478,6 @@ def rule_params(rules: Rules) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- helpers
-def parse_rule_option(text: str) -> tuple[str, Any]:
-    """``"deals=3"`` -> ``("deals", 3)``: a command-line rule option (values as Python literals,
-    anything else as a string). Raises ValueError without ``=``."""
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise ValueError(f"a rule option is KEY=VALUE, got {text!r}")
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        parsed = value
-    return key.strip(), parsed
-
-
 def _check_names(options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:

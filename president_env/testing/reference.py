@@ -57,7 +57,9 @@ The further variants of ``RULES.md`` section 12 (each off by default):
 13. ``bombs``: a set or jokers-only set of at least ``bombs`` cards may lead or follow, in
     turn, on any pile, and clears it (:func:`~president_env.testing.reference_plays.is_bomb`).
 14. ``runs_mixed_suits`` and ``max_run_length``: see
-    :mod:`president_env.testing.reference_plays`.
+    :mod:`president_env.testing.reference_plays`. ``runs_disjoint`` (a rule of the UECda
+    server): a run beats a run of its length only when its lowest card is above the pile's
+    highest (in a revolution, its highest below the pile's lowest).
 15. ``president_asks``: the Bum's two best cards do not go; the President asks
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
@@ -226,6 +228,10 @@ class ReferenceGame(Exchange, History):
         if pile == Kind.RUN:
             if kind != Kind.RUN:
                 return False
+            if self.rules.runs_disjoint:  # no rank in common: wholly above (below) the pile
+                if self.revolution:
+                    return rank + size - 1 < self.pile_rank
+                return rank > self.pile_rank + size - 1
             if self.revolution:  # a lower run beats in a revolution
                 return rank < self.pile_rank or (equal_ok and rank == self.pile_rank)
             return rank > self.pile_rank or (equal_ok and rank == self.pile_rank)

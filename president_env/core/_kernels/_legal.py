@@ -95,9 +95,10 @@ def _mask_jokers(jok, pile: Pile, equal, joker_base, out, row):  # type: ignore[
 
 
 @kernel(inline="always")
-def _mask_runs(hands, b, p, pile: Pile, equal, mixed, lay: MaskTables, pre, out, row):  # type: ignore[no-untyped-def]
+def _mask_runs(hands, b, p, pile: Pile, equal, mixed, disjoint, lay: MaskTables, pre, out, row):  # type: ignore[no-untyped-def]
     """Runs of one suit (any suits if ``mixed``: suit -1) holding at least one natural card,
-    jokers filling the gaps; following, the pile's length from a bottom that beats it. ``pre``
+    jokers filling the gaps; following, the pile's length from a bottom that beats it (with
+    ``disjoint``, wholly above the pile's top, or below its bottom in a revolution). ``pre``
     is int64 [4, 14] scratch."""
     if mixed:  # pre[0, r]: ranks below r held in any suit
         for r in range(NUM_RANKS):
@@ -114,6 +115,9 @@ def _mask_runs(hands, b, p, pile: Pile, equal, mixed, lay: MaskTables, pre, out,
         length = lay.run_len[i]
         bottom = lay.run_bottom[i]
         if not leading and (length != pile.size or not beats(bottom, pile.rank, pile.rev, equal)):
+            continue
+        if not leading and disjoint and (bottom + length > pile.rank if pile.rev
+                                         else bottom < pile.rank + length):
             continue
         u = max(lay.run_suit[i], 0)
         nat = pre[u, bottom + length] - pre[u, bottom]
@@ -138,6 +142,7 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
     smax = rp[RuleParam.MAX_SET]
     runs = rp[RuleParam.RUNS] != 0
     mixed = rp[RuleParam.RUNS_MIXED_SUITS] != 0
+    disjoint = rp[RuleParam.RUNS_DISJOINT] != 0
     bombs = rp[RuleParam.BOMBS]
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     for b in range(lo, hi):
@@ -158,7 +163,7 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
                 _mask_sets(hands, b, p, pile, equal, smax, lay.set_base, out, b)
             _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, b)
             if runs and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
-                _mask_runs(hands, b, p, pile, equal, mixed, lay, pre, out, b)
+                _mask_runs(hands, b, p, pile, equal, mixed, disjoint, lay, pre, out, b)
             if bombs > 0 and pile.kind != Kind.PASS:
                 _mask_bombs(hands, b, p, bombs, smax, lay.set_base, lay.joker_base, out, b)
 

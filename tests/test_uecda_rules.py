@@ -1,0 +1,75 @@
+"""The rules of the UECda standard server that the engine has as options, each built by hand
+from the rule text (``docs/experiments/2026-12-04-uecda-server-rules.md``) on the engine and
+on the plain reference alike.
+
+* ``runs_disjoint``: a run is beaten only by a run of the same length whose lowest card is
+  above the old run's highest; in a revolution, whose highest is below the old run's lowest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from president_env.core.cards import parse_hand
+from president_env.core.engine import Engine
+from president_env.core.rules import Rules
+from president_env.testing.reference import ReferenceGame
+
+CLUBS, SPADES = 0, 3
+
+
+def _after_run(rules: Rules, hands: list[str], suit: int, bottom: int, length: int
+               ) -> tuple[Engine, np.ndarray, list[int]]:
+    """Seat 0 leads a run; the legal actions of seat 1 (engine), and the reference's."""
+    engine = Engine(rules)
+    state = engine.init_from_hands(hands)
+    ref = ReferenceGame(rules, hands=np.stack([parse_hand(h) for h in hands]))
+    assert int(state.current[0]) == ref.current == 0  # nobody holds the 3c: seat 0 leads
+    lead = engine.layout.run_action(suit, bottom, length)
+    engine.step_inplace(state, [lead])
+    ref.step(lead)
+    mask = engine.legal_action_mask(state)[0]
+    return engine, mask, sorted(ref.legal_actions())
+
+
+def _runs_of(engine: Engine, mask: np.ndarray) -> set[str]:
+    names = [engine.layout.name(int(a)) for a in np.flatnonzero(mask)]
+    return {n for n in names if "run" in n}
+
+
+@pytest.mark.parametrize("disjoint", [False, True])
+def test_a_run_beats_a_run_only_from_above_its_top_card(disjoint: bool) -> None:
+    rules = Rules(num_players=3, runs=True, runs_disjoint=disjoint)
+    hands = ["4c 5c 6c Kd", "5s 6s 7s 8s 9s 10s", "Ah Ad"]
+    engine, mask, ref = _after_run(rules, hands, CLUBS, 1, 3)  # 4-5-6 of clubs
+    assert sorted(np.flatnonzero(mask).tolist()) == ref
+    got = _runs_of(engine, mask)
+    above = {"run 7-8-9 of spades", "run 8-9-10 of spades"}
+    overlapping = {"run 5-6-7 of spades", "run 6-7-8 of spades"}
+    assert got == (above if disjoint else above | overlapping)
+
+
+@pytest.mark.parametrize("disjoint", [False, True])
+def test_in_a_revolution_a_run_beats_only_from_below_its_lowest_card(disjoint: bool) -> None:
+    rules = Rules(num_players=3, runs=True, revolution=True, runs_disjoint=disjoint)
+    hands = ["8c 9c 10c Kd", "3s 4s 5s 6s 7s 8s", "Ah Ad"]
+    engine = Engine(rules)
+    state = engine.init_from_hands(hands)
+    state.revolution[:] = True
+    ref = ReferenceGame(rules, hands=np.stack([parse_hand(h) for h in hands]))
+    assert int(state.current[0]) == ref.current == 0  # nobody holds the 3c: seat 0 leads
+    ref.revolution = True
+    lead = engine.layout.run_action(CLUBS, 5, 3)  # 8-9-10 of clubs
+    engine.step_inplace(state, [lead])
+    ref.step(lead)
+    mask = engine.legal_action_mask(state)[0]
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(ref.legal_actions())
+    below = {"run 3-4-5 of spades", "run 4-5-6 of spades", "run 5-6-7 of spades"}
+    overlapping = {"run 6-7-8 of spades"}
+    assert _runs_of(engine, mask) == (below if disjoint else below | overlapping)
+
+
+def test_the_option_needs_runs() -> None:
+    with pytest.raises(ValueError, match="runs_disjoint"):
+        Rules(runs_disjoint=True)
