@@ -131,6 +131,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "PRESIDENT_ASKS": 20,
         "OBSERVATION": 21,
         "RUNS_DISJOINT": 22,
+        "RUN_REVOLUTION": 23,
     }
 
 
@@ -160,6 +161,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.president_asks),
         OBSERVATIONS.index(r.observation),
         int(r.runs_disjoint),
+        r.run_revolution or 0,
     ]
 
 

@@ -4,6 +4,8 @@ on the plain reference alike.
 
 * ``runs_disjoint``: a run is beaten only by a run of the same length whose lowest card is
   above the old run's highest; in a revolution, whose highest is below the old run's lowest.
+* ``run_revolution=5``: a run of five or more cards starts a revolution (at once, or at the end
+  of the trick with ``revolution_timing="next_trick"``), a run of four does not.
 """
 
 from __future__ import annotations
@@ -70,6 +72,34 @@ def test_in_a_revolution_a_run_beats_only_from_below_its_lowest_card(disjoint: b
     assert _runs_of(engine, mask) == (below if disjoint else below | overlapping)
 
 
-def test_the_option_needs_runs() -> None:
+@pytest.mark.parametrize(("length", "option", "revolts"),
+                         [(5, 5, True), (6, 5, True), (4, 5, False), (5, None, False)])
+def test_a_long_run_starts_a_revolution(length: int, option: int | None, revolts: bool) -> None:
+    """Seat 0 leads a run from the 4c; a lower run of seat 1's (from the 3s) beats it only in
+    the revolution that run started."""
+    rules = Rules(num_players=3, runs=True, revolution=True, run_revolution=option)
+    hands = ["4c 5c 6c 7c 8c 9c Kd", "3s 4s 5s 6s 7s 8s 9s", "Ah Ad"]
+    engine, mask, ref_legal = _after_run(rules, hands, CLUBS, 1, length)
+    ref = ReferenceGame(rules, hands=np.stack([parse_hand(h) for h in hands]))
+    ref.step(engine.layout.run_action(CLUBS, 1, length))
+    assert ref.revolution == revolts
+    assert sorted(np.flatnonzero(mask).tolist()) == ref_legal
+    lower = engine.layout.name(engine.layout.run_action(SPADES, 0, length))
+    assert (lower in _runs_of(engine, mask)) == revolts
+
+
+def test_a_long_run_revolts_at_the_end_of_the_trick_with_next_trick() -> None:
+    rules = Rules(num_players=3, runs=True, revolution=True, run_revolution=5,
+                  revolution_timing="next_trick")
+    hands = ["4c 5c 6c 7c 8c Kd", "3s 4s 5s 6s 7s 9s", "Ah Ad"]
+    engine = Engine(rules)
+    state = engine.init_from_hands(hands)
+    engine.step_inplace(state, [engine.layout.run_action(CLUBS, 1, 5)])
+    assert not state.revolution[0] and state.pending[0]
+
+
+def test_the_options_need_runs_and_revolution() -> None:
     with pytest.raises(ValueError, match="runs_disjoint"):
         Rules(runs_disjoint=True)
+    with pytest.raises(ValueError, match="run_revolution"):
+        Rules(runs=True, run_revolution=5)

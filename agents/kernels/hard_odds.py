@@ -97,6 +97,10 @@ def vrun(bottom, length, ord_play, ge, outn, jout, rp, run_p):  # type: ignore[n
     m = ge[length] if length < ge.shape[0] else 0
     if m == 0:
         return 1.0
+    long_run = rp[RuleParam.RUN_REVOLUTION]
+    if (rp[RuleParam.REVOLUTION] != 0 and long_run > 0 and length >= long_run
+            and rp[RuleParam.REVOLUTION_NEXT_TRICK] == 0):
+        ord_play = not ord_play  # it revolts at once: a beating run is in the new order
     equal = rp[RuleParam.ALLOW_EQUAL] != 0
     disjoint = rp[RuleParam.RUNS_DISJOINT] != 0
     prod = 1.0

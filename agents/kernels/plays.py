@@ -99,12 +99,14 @@ def is_bomb(k, n, rp):  # type: ignore[no-untyped-def]
 @kernel(inline="always")
 def revolts(k, r, n, row_rank, row_count, rp):  # type: ignore[no-untyped-def]
     """The play (kind, rank, size) starts a (counter-)revolution: a set of four or more with
-    ``revolution``; with ``western_revolution`` also the fourth single of the row of singles
+    ``revolution``, a run of ``run_revolution`` or more; with ``western_revolution`` also the fourth single of the row of singles
     (``row_rank``, ``row_count`` of the :class:`~agents.kernels.observation.Turn`)."""
     if rp[RuleParam.REVOLUTION] == 0:
         return False
     if k != Kind.RUN and n >= 4:
         return True
+    if k == Kind.RUN:  # run_revolution (0: no run revolts)
+        return rp[RuleParam.RUN_REVOLUTION] > 0 and n >= rp[RuleParam.RUN_REVOLUTION]
     return (
         rp[RuleParam.WESTERN_REVOLUTION] != 0
         and k == Kind.SET

@@ -52,6 +52,8 @@ class RuleParam(IntEnum):
     record (the history blocks, and the record block, of the observation; nothing in play)."""
     RUNS_DISJOINT = 22
     """1 when a run beats a run only from above its top card (no shared rank)."""
+    RUN_REVOLUTION = 23
+    """Least length of a run that starts a revolution; 0 for none."""
 
 
 # ---------------------------------------------------------------------------- option metadata

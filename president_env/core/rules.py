@@ -279,17 +279,14 @@ class Rules:
             requires="exchange_on",
         ),
     )
-    runs_disjoint: bool = field(
-        default=False,
-        metadata=option(
-            "a run beats a run of its length only with every card above the other's highest "
-            "(below its lowest in a revolution): the two share no rank (UECda)",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.RUNS_DISJOINT,
-            requires="runs",
-        ),
-    )
+    runs_disjoint: bool = field(default=False, metadata=option(
+        "a run beats a run of its length only with every card above the other's highest "
+        "(below its lowest in a revolution): the two share no rank (UECda)",
+        BOOL, samples=(False, False, True), param=RuleParam.RUNS_DISJOINT, requires="runs"))
+    run_revolution: int | None = field(default=None, metadata=option(
+        "least length of a run that starts a revolution, as a set of four does (UECda: 5); "
+        "None: no run does", (None,), low=3, samples=(None, None, 5, 3),
+        param=RuleParam.RUN_REVOLUTION, requires="revolution"))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -59,7 +59,8 @@ The further variants of ``RULES.md`` section 12 (each off by default):
 14. ``runs_mixed_suits`` and ``max_run_length``: see
     :mod:`president_env.testing.reference_plays`. ``runs_disjoint`` (a rule of the UECda
     server): a run beats a run of its length only when its lowest card is above the pile's
-    highest (in a revolution, its highest below the pile's lowest).
+    highest (in a revolution, its highest below the pile's lowest). ``run_revolution=n``: with
+    ``revolution``, a run of ``n`` or more cards starts a revolution as a set of four does.
 15. ``president_asks``: the Bum's two best cards do not go; the President asks
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
@@ -318,6 +319,8 @@ class ReferenceGame(Exchange, History):
         # judged in the order in effect (before any revolution this play starts); a bomb clears
         clears = is_bomb(self.rules, kind, size) or self._clears(kind, rank, size)
         four = self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4
+        long_run = self.rules.run_revolution  # (None: no run starts one)
+        four |= bool(self.rules.revolution and kind == Kind.RUN and long_run and size >= long_run)
         row_of_four = self._extend_row(kind, rank, size)
         if four or row_of_four:
             self._revolt()

@@ -202,8 +202,12 @@ def _trick_won(place, passed, b, last_player, n_players):  # type: ignore[no-unt
 @kernel(inline="always")
 def _revolts(rp, kind, size):  # type: ignore[no-untyped-def]
     """Whether the play reverses the rank order: a set (or jokers alone) of 4+ cards, with
-    ``revolution``."""
-    return rp[RuleParam.REVOLUTION] != 0 and kind != Kind.RUN and size >= 4
+    ``revolution``; a run of ``run_revolution`` or more cards."""
+    if rp[RuleParam.REVOLUTION] == 0:
+        return False
+    if kind == Kind.RUN:
+        return rp[RuleParam.RUN_REVOLUTION] > 0 and size >= rp[RuleParam.RUN_REVOLUTION]
+    return size >= 4
 
 
 @kernel(inline="always")
