@@ -19,6 +19,7 @@ from president_env.core.cards import (
     parse_hand,
 )
 from president_env.core.rules import (
+    FIRST_LEADS,
     OBSERVATIONS,
     OPTIONS,
     PRESET_PLAYERS,
@@ -118,7 +119,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "REVOLUTION": 7,
         "RUNS": 8,
         "EXCHANGE": 9,
-        "SEAT0_LEADS": 10,
+        "FIRST_LEAD": 10,
         "DEALS": 11,
         "SCORING": 12,
         "TARGET_SCORE": 13,
@@ -148,7 +149,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.revolution),
         int(r.runs),
         int(r.exchange_on),
-        int(r.first_lead == "seat0"),
+        FIRST_LEADS.index(r.first_lead),
         r.deals,
         SCORINGS.index(r.scoring),
         r.target_score or 0,

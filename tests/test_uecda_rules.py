@@ -6,6 +6,7 @@ on the plain reference alike.
   above the old run's highest; in a revolution, whose highest is below the old run's lowest.
 * ``run_revolution=5``: a run of five or more cards starts a revolution (at once, or at the end
   of the trick with ``revolution_timing="next_trick"``), a run of four does not.
+* ``first_lead="three_of_diamonds"``: the holder of the 3 of diamonds leads the first deal.
 """
 
 from __future__ import annotations
@@ -96,6 +97,19 @@ def test_a_long_run_revolts_at_the_end_of_the_trick_with_next_trick() -> None:
     state = engine.init_from_hands(hands)
     engine.step_inplace(state, [engine.layout.run_action(CLUBS, 1, 5)])
     assert not state.revolution[0] and state.pending[0]
+
+
+@pytest.mark.parametrize(("lead", "seat"), [("three_of_diamonds", 2), ("three_of_clubs", 1),
+                                            ("seat0", 0)])
+def test_the_holder_of_the_three_of_diamonds_leads(lead: str, seat: int) -> None:
+    rules = Rules(num_players=4, first_lead=lead)  # type: ignore[arg-type]
+    hands = ["5c 9h", "3c 4c", "3d 8s", "Kd Ks"]
+    state = Engine(rules).init_from_hands(hands)
+    ref = ReferenceGame(rules, hands=np.stack([parse_hand(h) for h in hands]))
+    assert int(state.current[0]) == ref.current == seat
+    nobody = ["5c 9h", "3c 4c", "6d 8s", "Kd Ks"]  # no 3 of diamonds: seat 0
+    if lead == "three_of_diamonds":
+        assert int(Engine(rules).init_from_hands(nobody).current[0]) == 0
 
 
 def test_the_options_need_runs_and_revolution() -> None:

@@ -60,6 +60,7 @@ class Suit(IntEnum):
 
 
 THREE_OF_CLUBS = Rank.THREE * 4 + Suit.CLUBS
+THREE_OF_DIAMONDS = Rank.THREE * 4 + Suit.DIAMONDS
 
 _RANK_BY_TEXT = {name.upper(): i for i, name in enumerate(RANK_NAMES)}
 _RANK_BY_TEXT["T"] = Rank.TEN

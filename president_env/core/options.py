@@ -30,7 +30,9 @@ class RuleParam(IntEnum):
     RUNS = 8
     EXCHANGE = 9
     """1 when cards are exchanged before every deal after the first."""
-    SEAT0_LEADS = 10
+    FIRST_LEAD = 10
+    """Index into :data:`~president_env.core.rules.FIRST_LEADS`: 0 the 3 of clubs' holder,
+    1 seat 0, 2 the 3 of diamonds' holder."""
     DEALS = 11
     SCORING = 12
     """Index into :data:`SCORINGS`: 0 places, 1 president_vp, 2 tally."""

@@ -47,7 +47,7 @@ from president_env.core.constants import HISTORY_LEN
 from president_env.core.options import BOOL, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
-FirstLead = Literal["three_of_clubs", "seat0"]
+FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
 RevolutionTiming = Literal["immediate", "next_trick"]
 Observation = Literal["standard", "history", "record"]
 
@@ -183,9 +183,10 @@ class Rules:
     first_lead: FirstLead = field(
         default="three_of_clubs",
         metadata=option(
-            "who leads the first deal: the holder of the 3 of clubs, or seat 0",
+            "who leads the first deal: the holder of the 3 of clubs, seat 0, or the holder of "
+            "the 3 of diamonds (UECda)",
             FIRST_LEADS,
-            param=RuleParam.SEAT0_LEADS,
+            param=RuleParam.FIRST_LEAD,
         ),
     )
     deals: int = field(

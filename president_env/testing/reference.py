@@ -34,7 +34,8 @@ Decisions where ``RULES.md`` leaves a choice (shared with the engine):
    ends after ``rules.deals`` deals or when ``target_score`` is reached. Otherwise the next deal
    starts in the same step, dealt by the previous Bum.
 8. The first deal is dealt by seat P-1 and led by the lowest seat holding the 3 of clubs (seat 0
-   if nobody holds it) or by seat 0 (``first_lead="seat0"``).
+   if nobody holds it), by seat 0 (``first_lead="seat0"``) or by the lowest seat holding the
+   3 of diamonds (``"three_of_diamonds"``).
 9. Exchange (``rules.exchange_on``, :mod:`president_env.testing.reference_exchange`) before
    every later deal: the Bum gives its two best cards (highest ids, one at a time) to the
    President and, with 4+ players, the Vice-Bum its best card to the Vice-President; then the
@@ -79,7 +80,15 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core.actions import PASS, ActionLayout, Kind
-from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, THREE_OF_CLUBS, Rank
+from president_env.core.cards import (
+    JOKER,
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    THREE_OF_CLUBS,
+    THREE_OF_DIAMONDS,
+    Rank,
+)
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
@@ -133,8 +142,9 @@ class ReferenceGame(Exchange, History):
         self.phase: Phase = "play"
         if rules.first_lead == "seat0":
             self.current = 0
-        else:  # the lowest seat holding a 3 of clubs, seat 0 if nobody holds one
-            holders = [seat for seat in range(players) if self._hands[seat][THREE_OF_CLUBS] > 0]
+        else:  # the lowest seat holding a 3 of clubs (diamonds), seat 0 if nobody holds one
+            three = THREE_OF_CLUBS if rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
+            holders = [seat for seat in range(players) if self._hands[seat][three] > 0]
             self.current = holders[0] if holders else 0
 
     # ------------------------------------------------------------------ public views

@@ -131,11 +131,14 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
 
 @kernel(inline="always")
 def _first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """Who leads the first deal: seat 0, or the holder of the 3 of clubs (card 0)."""
-    if rp[RuleParam.SEAT0_LEADS] != 0:
+    """Who leads the first deal: seat 0, or the lowest seat holding the 3 of clubs (card 0) or
+    of diamonds (card 1; seat 0 if nobody holds it)."""
+    lead = rp[RuleParam.FIRST_LEAD]
+    if lead == 1:
         return 0
+    card = 1 if lead == 2 else 0
     for q in range(rp[RuleParam.PLAYERS]):
-        if st.hands[b, q, 0] > 0:
+        if st.hands[b, q, card] > 0:
             return q
     return 0
 
