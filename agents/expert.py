@@ -40,7 +40,6 @@ from agents.belief import MISS, STEPS, record_belief
 from agents.rule_based import HardAgent
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
-from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
 from president_env.search.positions import from_observation, record_moves, sample_hands
 from president_env.seeding import RowStreams
@@ -91,8 +90,8 @@ class ExpertAgent(BaseAgent):
         self.miss, self.margin = float(miss), float(margin)
         self._inner = self.rules.replace(observation="history")
         """The rules of its search: the history observation, the prefix of its own."""
-        self._width = ObservationLayout(self._inner).size
         self._hard = HardAgent(self._inner)
+        self._width = self._hard.obs_size
         self._engine = Engine(self._inner, threads=1)
         self._phase = self.obs_layout.slices["phase"]
         self._entropy = _entropy(seed)

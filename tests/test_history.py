@@ -611,18 +611,20 @@ API_PRESETS = ["standard", "revolution", "cardverse"]
 
 
 @pytest.mark.usefixtures("strict_api_test")
+@pytest.mark.parametrize("observation", ["history", "record"])
 @pytest.mark.parametrize("preset", API_PRESETS)
-def test_pettingzoo_api_with_the_history_observation(preset: str) -> None:
+def test_pettingzoo_api_with_the_history_observations(preset: str, observation: str) -> None:
     e = env(preset=preset, num_players=PRESET_PLAYERS[preset][0] + 1, deals=2,
-            observation="history", render_mode="ansi")
+            observation=observation, render_mode="ansi")
     api_test(e, num_cycles=150)
 
 
+@pytest.mark.parametrize("observation", ["history", "record"])
 @pytest.mark.parametrize("preset", API_PRESETS)
-def test_gymnasium_check_env_with_the_history_observation(preset: str) -> None:
+def test_gymnasium_check_env_with_the_history_observations(preset: str, observation: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        e = gymnasium.make("President-v0", preset=preset, seat="random", observation="history",
+        e = gymnasium.make("President-v0", preset=preset, seat="random", observation=observation,
                            illegal_action="penalty", render_mode="ansi")
         check_env(e.unwrapped)
 

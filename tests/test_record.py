@@ -5,8 +5,8 @@
   and two positions with the same public history and the same hand have the same observation,
   whatever the hidden cards (the other seats' cards dealt again among them at the deal's
   start, the same moves played while they play the same cards).
-* The adapters: the AEC env and the single-agent env give the block; PettingZoo's ``api_test``
-  and Gymnasium's ``check_env`` pass with it.
+* The single-agent env gives the block (PettingZoo's ``api_test`` and Gymnasium's
+  ``check_env`` with it: :mod:`tests.test_history`).
 * A policy made for the history or the standard observation plays at a record table as at its
   own (it is handed its prefix).
 
@@ -16,21 +16,14 @@ positions rebuilt from it: :mod:`tests.test_positions`.
 
 from __future__ import annotations
 
-import warnings
-
-import gymnasium
 import numpy as np
-import pytest
-from gymnasium.utils.env_checker import check_env
 from hypothesis import given
 from hypothesis import strategies as st
-from pettingzoo.test import api_test
-from test_env import strict_api_test  # noqa: F401  (a fixture)
 from test_properties import SETTINGS, rules_st
 from test_variants_env import _shuffle_others
 
 from agents import make_agent
-from president_env import SingleAgentEnv, env
+from president_env import SingleAgentEnv
 from president_env.core.engine import PHASE_DONE, PHASE_PLAY, Engine
 from president_env.core.observe import ObservationLayout, record_high
 from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
@@ -119,24 +112,7 @@ def test_the_hidden_cards_change_the_record_of_nobody() -> None:
     assert changed > 100
 
 
-# ------------------------------------------------------------------------------ adapters
-@pytest.mark.usefixtures("strict_api_test")
-@pytest.mark.parametrize("preset", ["standard", "daifugo", "cardverse"])
-def test_pettingzoo_api_with_the_record_observation(preset: str) -> None:
-    e = env(preset=preset, num_players=PRESET_PLAYERS[preset][0] + 1, deals=2,
-            observation="record", render_mode="ansi")
-    api_test(e, num_cycles=150)
-
-
-@pytest.mark.parametrize("preset", ["standard", "revolution"])
-def test_gymnasium_check_env_with_the_record_observation(preset: str) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        e = gymnasium.make("President-v0", preset=preset, seat="random", observation="record",
-                           illegal_action="penalty", render_mode="ansi")
-        check_env(e.unwrapped)
-
-
+# ------------------------------------------------------------------------------ tables
 def test_policies_of_smaller_observations_play_at_a_record_table_as_at_their_own() -> None:
     """Hard made for the standard and for the history observation, at a record table and at
     a table of their own rules: the same games, move for move."""
@@ -155,15 +131,22 @@ def test_policies_of_smaller_observations_play_at_a_record_table_as_at_their_own
 
 
 def test_the_single_agent_env_seats_a_history_opponent_at_a_record_table() -> None:
+    """The learner's record observation at each of its turns is the table's, and holds every
+    move since its last turn (its own among them)."""
     rules = Rules.preset("standard", observation="record")
     e = SingleAgentEnv(rules=rules, seat=0, opponents=[make_agent(
         "hard", rules.replace(observation="history"))] * 3)
     obs, _ = e.reset(seed=2)
     assert obs.shape == (ObservationLayout(rules).size,)
     rng = np.random.default_rng(0)
-    done = False
+    done, before, turns = False, -1, 0
     while not done:
+        table = e.table
+        assert table is not None
+        np.testing.assert_array_equal(obs, table.engine.observe(table.state, [0])[0])
         n = int(P.record_moves(rules, obs[None])[1][0])
-        assert n >= 0
+        assert n > before and n == int((table.state.recent[0, :, 0] >= 0).sum())
+        before, turns = n, turns + 1
         obs, _r, term, trunc, _ = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
         done = term or trunc
+    assert turns > 3

@@ -22,34 +22,48 @@ IntArray = npt.NDArray[np.int64]
 
 def history_fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np.ndarray]:
     """``seat_played``, ``seat_passed`` and ``recent`` from the history blocks (with
-    ``"record"``, ``recent`` holds every move of the record block)."""
+    ``"record"``, ``recent`` is the record block itself: every move, most recent first)."""
     p, b = rules.num_players, len(o)
     k = lay.split(o)
     f = {
         "seat_played": np.rint(k["seat_played"].reshape(b, p, NUM_CARDS)),
         "seat_passed": np.rint(k["seat_passed"].reshape(b, p, NUM_CARDS)),
     }
+    if rules.observation == "record":  # every move, exactly (the run's suit included)
+        f["recent"] = _record_block(rules, o, lay)[0]
+        return f
     moves = k["recent"].reshape(b, -1, p + 18)
     recent = np.full((b, moves.shape[1], 2), -1, np.int64)
     seat = _one_hot(moves[:, :, :p])
     kind = _one_hot(moves[:, :, p : p + 4])
     rank = _one_hot(moves[:, :, p + 4 : p + 4 + NUM_RANKS])
     size = np.rint(moves[:, :, p + 4 + NUM_RANKS] * 8).astype(np.int64)
-    act = ActionLayout(rules)
-    table = _action_lookup(act)
+    table = _action_lookup(ActionLayout(rules))
     ok = seat >= 0
     recent[..., 0] = np.where(ok, seat, -1)
     ids = table[np.clip(kind, 0, 3), np.clip(rank, -1, NUM_RANKS - 1) + 1, np.clip(size, 0, 63)]
     recent[..., 1] = np.where(ok, ids, -1)
     f["recent"] = recent
-    if rules.observation == "record":  # every move, exactly (the run's suit included)
-        mv, n = record_moves(rules, o)
-        f["recent"] = np.full((b, rules.moves_kept, 2), -1, np.int64)
-        t = np.arange(mv.shape[1])
-        newest = np.clip(n[:, None] - 1 - t[None], 0, None)  # most recent first
-        f["recent"][:] = np.where((t[None] < n[:, None])[..., None],
-                                  np.take_along_axis(mv, newest[..., None], axis=1), -1)
     return f
+
+
+def _record_block(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> tuple[IntArray, IntArray]:
+    """The record block as moves, most recent first, ``[B, L, 2]`` (-1 past the moves made),
+    and the number of moves ``[B]``; a ValueError for entries out of range."""
+    block = np.rint(lay.split(o)["record"]).astype(np.int64)
+    n = block[:, 0]
+    length = rules.record_length
+    if ((n < 0) | (n > length)).any():
+        raise ValueError(f"the record block's number of moves must be in 0..{length}")
+    newest = block[:, 1:].reshape(len(o), length, 2) - 1  # 0 (no move) becomes -1
+    made = np.arange(length)[None] < n[:, None]
+    top = np.array([rules.num_players, ActionLayout(rules).num_actions])
+    bad = np.where(made[..., None], (newest < 0) | (newest >= top), newest != -1).any(axis=(1, 2))
+    if bad.any():
+        raise ValueError(
+            f"obs[{int(np.flatnonzero(bad)[0])}]: the record block holds a seat or an action out "
+            f"of range (seats 1..{top[0]}, actions 1..{top[1]} for the moves made, 0 after)")
+    return newest, n
 
 
 def record_moves(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, IntArray]:
@@ -60,23 +74,11 @@ def record_moves(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, IntArray]:
     o, lay = _checked_obs(rules, obs)
     if rules.observation != "record":
         raise ValueError("record_moves needs the record observation: Rules(observation='record')")
-    block = np.rint(lay.split(o)["record"]).astype(np.int64)
-    n = block[:, 0]
-    length = rules.record_length
-    if ((n < 0) | (n > length)).any():
-        raise ValueError(f"the record block's number of moves must be in 0..{length}")
-    newest = block[:, 1:].reshape(len(o), length, 2) - 1  # most recent first, -1 for none
-    t = np.arange(length)
-    made = t[None] < n[:, None]
-    top = np.array([rules.num_players, ActionLayout(rules).num_actions])
-    bad = np.where(made[..., None], (newest < 0) | (newest >= top), newest != -1).any(axis=(1, 2))
-    if bad.any():
-        raise ValueError(
-            f"obs[{int(np.flatnonzero(bad)[0])}]: the record block holds a seat or an action out "
-            f"of range (seats 1..{top[0]}, actions 1..{top[1]} for the moves made, 0 after)")
+    newest, n = _record_block(rules, o, lay)
+    t = np.arange(rules.record_length)
     index = np.clip(n[:, None] - 1 - t[None], 0, None)  # move t of the deal is entry n - 1 - t
     moves = np.take_along_axis(newest, index[..., None], axis=1)
-    return np.where(made[..., None], moves, -1), n
+    return np.where((t[None] < n[:, None])[..., None], moves, -1), n
 
 
 def _action_lookup(act: Any) -> IntArray:

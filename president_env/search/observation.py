@@ -104,7 +104,7 @@ def _per_rank(cards: np.ndarray) -> IntArray:
 
 def _history(rules: Rules) -> bool:
     """Whether ``rules`` keep the deal's history (``observation`` "history" or "record")."""
-    return getattr(rules, "observation", "standard") in ("history", "record")
+    return bool(getattr(rules, "keeps_history", False))
 
 
 def unseen_cards(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, bool]:

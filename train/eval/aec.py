@@ -112,8 +112,9 @@ def summary(games: list[tuple[int, int, int]]) -> tuple[float, float, float]:
     """Mean place and its 95% interval over the deals (per-deal means first)."""
     from train.eval.stats import mean_ci
 
-    deals = sorted({d for d, _, _ in games})
-    per_deal = [np.mean([pl for d2, _, pl in games if d2 == d]) for d in deals]
+    deal, _, place = np.asarray(games, np.float64).T
+    _, index = np.unique(deal, return_inverse=True)
+    per_deal = np.bincount(index, weights=place) / np.bincount(index)
     return mean_ci(per_deal)
 
 
