@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from president_env.cli import arg, fail, parse, positive, user_errors
-from president_env.uecda.client import CHOOSERS, Chooser, RandomChooser, play_match
+from president_env.uecda.client import Chooser, GreedyChooser, RandomChooser, play_match
 from president_env.uecda.moves import ServerRules
 from president_env.uecda.protocol import MAX_NAME, hello_table
 
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> None:
              "[--name NAME] (see president-uecda client --help)")
     args = parse(ClientArgs, argv[1:], prog="president-uecda client")
     chooser: Chooser = RandomChooser(args.seed, args.lone_joker) if args.agent == "random" \
-        else CHOOSERS[args.agent]()
+        else GreedyChooser()
     with user_errors():
         result = play_match(args.host, args.port, args.name or args.agent, chooser,
                             rules=ServerRules(runs=args.runs), timeout=args.timeout)

@@ -233,6 +233,3 @@ def _play_game(conn: Connection, me: int, game: int, chooser: Chooser, rules: Se
                 out += [p for p in range(5) if p not in out]
             result.finish_orders.append(tuple(out))
             return end
-
-
-CHOOSERS = {"random": RandomChooser, "greedy": GreedyChooser}
