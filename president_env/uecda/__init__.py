@@ -1,12 +1,18 @@
-"""The UECda computer Daifugo contest: reading its standard server's game logs.
+"""The UECda computer Daifugo contest: its standard server's logs, rules and protocol; a client.
 
 * :mod:`~president_env.uecda.log`: :func:`read_log` (a ``tndhms`` 0.29 log, plain or gzipped)
   into a :class:`UecdaLog` of :class:`UecdaGame` and :class:`UecdaMove`, with the cards in the
   engine's card ids; :func:`parse_move` and :func:`format_move` for one submission.
+* :mod:`~president_env.uecda.protocol`: the server's protocol 20070 (the 8x15 card table,
+  :class:`~president_env.uecda.protocol.Play`, the message sequence, a bounded connection).
+* :mod:`~president_env.uecda.moves`: every legal submission (``legal_plays``), the server's
+  rules in plain Python; :mod:`~president_env.uecda.game`: its game flow, turn by turn.
+* :mod:`~president_env.uecda.client`: a client with pluggable choosers (``random``,
+  ``greedy``); ``president-uecda client`` (:mod:`~president_env.uecda.cli`) runs it.
 
 The server's rules and protocol, read from its source, are in
-``docs/experiments/2026-12-04-uecda-server-rules.md``. Nothing here plays a game: it imports
-only numpy and the card constants of :mod:`president_env.core`.
+``docs/experiments/2026-12-04-uecda-server-rules.md``. The package imports only numpy and the
+card constants of :mod:`president_env.core`; the submodules above are imported by name.
 """
 
 from president_env.uecda.log import (
