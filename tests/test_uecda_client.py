@@ -373,7 +373,7 @@ def test_the_command_line_client_plays_and_prints_its_summary(
 
 @pytest.mark.parametrize("argv, message", [
     ([], "usage: president-uecda client"),
-    (["server"], "usage: president-uecda client"),
+    (["play"], "usage: president-uecda client|server"),
     (["client", "--name", "two words"], "--name 'two words': expected 1-15 printable ASCII"),
     (["client", "--agent", "hard"], "--agent"),
     (["client", "--port", "0"], "--port 0: expected a number > 0"),

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from president_env.uecda import read_log
-from president_env.uecda.game import ServerGame, hands_after_exchange, play_from_move
+from president_env.uecda.game import read_refused, replay
 from president_env.uecda.log import UecdaLog
 from president_env.uecda.moves import (
     CONTEST_RULES,
@@ -72,56 +72,24 @@ def match(config: str) -> UecdaLog:
 
 @cache
 def rejected(config: str) -> frozenset[tuple[int, int]]:
-    out = set()
-    for line in (DATA / f"{config}.rejected.txt").read_text().splitlines():
-        game, index, _, _ = line.split()
-        out.add((int(game), int(index[1:])))
-    return frozenset(out)
-
-
-def _replay(config: str, games: int) -> tuple[int, int, int]:
-    """Replay the first ``games`` games; (submissions, refused plays, stalemates)."""
-    log = match(config)
-    rules = ServerRules.from_settings(log.settings)
-    refusals = rejected(config)
-    n = refused = stalemates = 0
-    for game in log.games[:games]:
-        g = ServerGame(hands_after_exchange(game), game.seats, rules)
-        for k, move in enumerate(game.moves):
-            assert not g.done, f"game {game.number}: submission #{k} after the game ended"
-            assert move.player == g.mover, f"game {game.number} #{k}: {move.player} moved"
-            p = play_from_move(move)
-            legal = p in set(g.legal())
-            listed = (game.number, k) in refusals
-            if not p.is_pass:
-                assert legal != listed, (f"{config} game {game.number} #{k}: {p} by player "
-                                         f"{move.player} is legal={legal}, refused={listed}")
-            turn = g.step(p)
-            assert turn.accepted == (legal and not p.is_pass)
-            n += 1
-            refused += listed
-        assert g.done, f"game {game.number} ended before the game flow's end"
-        stalemates += g.stalemate
-        if not g.stalemate:
-            assert tuple(g.finished) == game.result, f"game {game.number}"
-    return n, refused, stalemates
+    return read_refused(DATA / f"{config}.rejected.txt")
 
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_the_first_100_logged_games_replay_exactly(config: str) -> None:
-    n, refused, _ = _replay(config, 100)
-    assert n > 7000
-    assert refused == sum(1 for g, _ in rejected(config) if g < 100)
+    count = replay(match(config), rejected(config), 100)
+    assert count.submissions > 7000
+    assert count.refused == sum(1 for g, _ in rejected(config) if g < 100)
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("config", CONFIGS)
 def test_every_logged_game_replays_exactly(config: str) -> None:
     log = match(config)
-    n, refused, stalemates = _replay(config, len(log.games))
-    assert n == sum(len(g.moves) for g in log.games)
-    assert refused == len(rejected(config))
-    assert stalemates == (179 if config == "no_kaidan" else 0)
+    count = replay(log, rejected(config))
+    assert count.submissions == sum(len(g.moves) for g in log.games)
+    assert count.refused == len(rejected(config))
+    assert count.stalemates == (179 if config == "no_kaidan" else 0)
 
 
 # --------------------------------------------------------------------------- how plays read

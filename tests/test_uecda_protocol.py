@@ -163,7 +163,7 @@ def as_tuple(t: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     (dict(c53=6), r"player to move \[5\]\[3\] = 6"),
     (dict(c53=5, c50=1), r"\[5\]\[3\] = 5, not 0-4 \(or 6 in a deal\)"),
     (dict(c60=54), "more than 53"),
-    (dict(c65=5), r"classes \[6\]\[5..9\]"),
+    (dict(c50=1, c65=5), r"classes \[6\]\[5..9\]"),
     (dict(c50=1, c65=1, c66=1), r"classes \[6\]\[5..9\]"),
     (dict(c610=4), r"seats \[6\]\[10..14\]"),
 ])
@@ -176,6 +176,9 @@ def test_mid_game_classes_need_not_be_a_permutation() -> None:
     # During a game the server fills [6][5..9] from a half-updated finishing order.
     s = TableState.from_table(as_tuple(_state_table(c65=1, c66=0, c67=4, c68=3, c69=0)))
     assert s.classes == (1, 0, 4, 3, 0)
+    # A cell it leaves keeps what the last submission held there: garbage reads as no classes.
+    s = TableState.from_table(as_tuple(_state_table(c65=1, c66=0, c67=4, c68=3, c69=2 ** 31)))
+    assert s.classes is None
 
 
 def test_struct_layout_matches_network_order() -> None:

@@ -9,6 +9,10 @@
   rules in plain Python; :mod:`~president_env.uecda.game`: its game flow, turn by turn.
 * :mod:`~president_env.uecda.client`: a client with pluggable choosers (``random``,
   ``greedy``); ``president-uecda client`` (:mod:`~president_env.uecda.cli`) runs it.
+* :mod:`~president_env.uecda.server`: a server of our own that plays the standard server's
+  match, protocol and log byte for byte (TCP clients and in-process choosers at five seats;
+  :mod:`~president_env.uecda.match` its deal, exchange, random numbers and log,
+  :mod:`~president_env.uecda.seats` its connections); ``president-uecda server`` runs it.
 
 The server's rules and protocol, read from its source, are in
 ``docs/experiments/2026-12-04-uecda-server-rules.md``. The package imports only numpy and the

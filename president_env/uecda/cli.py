@@ -1,22 +1,32 @@
-"""``president-uecda client``: play a match at a UECda standard server with a built-in chooser.
+"""``president-uecda client`` and ``president-uecda server``: UECda matches (protocol 20070).
 
     president-uecda client --host 127.0.0.1 --port 42485 --agent greedy --name greedy
 
-connects to the server (``tndhms``, protocol 20070), plays until it ends the match and prints
-one line of JSON: our player number, the games, our plays and how many the server refused, and
-our place in each game as seen (1 daifugo .. 5 daihinmin; 0 where a 20-pass stalemate left it
-to the server's draw).
+connects to a server (the standard ``tndhms`` or ours), plays until it ends the match and
+prints one line of JSON: our player number, the games, our plays and how many the server
+refused, and our place in each game as seen (1 daifugo .. 5 daihinmin; 0 where a 20-pass
+stalemate left it to the server's draw).
+
+    president-uecda server --port 42485 --games 1000 --seats tcp,tcp,random,greedy,tcp --seed 7
+
+plays a match at our server (:mod:`president_env.uecda.server`): ``tcp`` seats wait for clients
+(in the order they connect), the others play in-process. It writes the ``tndhms`` log (default
+``logs/YYYYMMDDhhmmss.log``, with ``.rejected.txt`` and ``.events.txt`` beside it) and prints
+one line of JSON: the names, points, submissions and refusals per player, what went wrong with
+a client, the seed, the seconds.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal
 
-from president_env.cli import arg, fail, parse, positive, user_errors
+from president_env.cli import arg, fail, input_file, output_file, parse, positive, user_errors
 from president_env.uecda.client import Chooser, GreedyChooser, RandomChooser, play_match
 from president_env.uecda.moves import ServerRules
 from president_env.uecda.protocol import MAX_NAME, hello_table
@@ -50,11 +60,117 @@ class ClientArgs:
     """Whether runs are legal (off for a server with RULE_KAIDAN no)."""
 
 
+RULE_SWITCHES = {
+    "11back": ("jack_back", True), "6revers": ("six_reverses", True),
+    "no_kakumei": ("revolution", False), "no_shibari": ("lock", False),
+    "no_kaidan": ("runs", False), "no_8giri": ("eight_cut", False),
+}
+"""``--rules`` words that switch a rule of play (the names of the configs in
+``tests/data/uecda``)."""
+MATCH_SWITCHES = {"no_change": "exchange", "no_sekigae": "reseat"}
+
+
+def _rules(value: tuple[str, ...]) -> str | None:
+    bad = [w for w in value if w not in RULE_SWITCHES and w not in MATCH_SWITCHES]
+    if bad:
+        return f"unknown {bad[0]!r}; expected some of {', '.join([*RULE_SWITCHES, *MATCH_SWITCHES])}"
+    return None
+
+
+def _seats(value: str) -> str | None:
+    from president_env.uecda.seats import parse_seats
+
+    try:
+        parse_seats(value)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _port(value: int | None) -> str | None:
+    return None if value is None or 0 <= value < 65536 else "expected a port 0-65535"
+
+
+def _seed(value: int | None) -> str | None:
+    return None if value is None or 0 <= value < 2 ** 32 else "expected 0 to 2**32 - 1"
+
+
+@dataclass
+class ServerArgs:
+    seats: str = arg("tcp,tcp,tcp,tcp,tcp", _seats)
+    """Players 0-4, comma-separated: tcp (a client that connects; in connect order), random,
+    random:SEED or greedy (in-process)."""
+    host: str = "127.0.0.1"
+    """The address to listen on (0.0.0.0 for every interface)."""
+    port: int | None = arg(None, _port)
+    """The port (default: the config's PORT_NUMBER, else 42485; 0 picks a free one)."""
+    games: int | None = arg(None, positive)
+    """Games in the match (default: the config's GAME_NUMBER, else 100)."""
+    seed: int | None = arg(None, _seed)
+    """RANDOM_SEED: the same seed and the same players repeat the match (default: the clock)."""
+    config: Path | None = arg(None, input_file)
+    """A tndhms.cfg to read the rules and numbers from (flags below override it)."""
+    rules: tuple[str, ...] = arg((), _rules)
+    """Rule switches, comma-separated: 11back, 6revers, no_kakumei, no_shibari, no_kaidan,
+    no_8giri, no_change, no_sekigae."""
+    flash: int | None = arg(None, positive)
+    """FLASH_MIBUN_NUMBER: classes are reset every this many games (default 100)."""
+    reseat_every: int | None = arg(None, positive)
+    """RULE_SEKIGAE_NUM: seats change every this many games (default 3)."""
+    log: Path | None = arg(None, output_file)
+    """The log file (default logs/YYYYMMDDhhmmss.log)."""
+    connect_timeout: float = arg(60.0, positive)
+    """Seconds to wait for all tcp clients to connect."""
+    answer_timeout: float = arg(30.0, positive)
+    """Seconds to wait for each answer of a client (and to send to it) before dropping it."""
+
+
+def _serve(args: ServerArgs) -> None:
+    from president_env.uecda.match import MatchConfig, default_log_path, read_cfg
+    from president_env.uecda.seats import TCP, make_chooser, parse_seats
+    from president_env.uecda.server import DEFAULT_PORT, UecdaServer
+
+    with user_errors():
+        config, cfg_port = MatchConfig(), None
+        if args.config is not None:
+            config, cfg_port = read_cfg(args.config.read_text(errors="replace"))
+        rules = dict(RULE_SWITCHES[w] for w in args.rules if w in RULE_SWITCHES)
+        top: dict[str, object] = {MATCH_SWITCHES[w]: False for w in args.rules
+                                  if w in MATCH_SWITCHES}
+        for name in ("games", "flash", "reseat_every", "seed"):
+            if getattr(args, name) is not None:
+                top[name] = getattr(args, name)
+        config = replace(config, rules=replace(config.rules, **rules), **top)  # type: ignore[arg-type]
+        port = args.port if args.port is not None else cfg_port or DEFAULT_PORT
+        if config.seed is None:
+            config = replace(config, seed=int(time.time()) & 0xFFFFFFFF)
+        seed = config.seed
+        assert seed is not None
+        seats = [s if s == TCP else make_chooser(s, seed + p)
+                 for p, s in enumerate(parse_seats(args.seats))]
+        server = UecdaServer(seats, config, host=args.host, port=port,
+                             log=args.log or default_log_path(),
+                             connect_timeout=args.connect_timeout,
+                             answer_timeout=args.answer_timeout)
+        print(f"president-uecda server: listening on {args.host}:{server.port}, "
+              f"{config.games} games, seed {server.seed}", file=sys.stderr, flush=True)
+        summary = server.run()
+    print(json.dumps({
+        "names": summary.names, "games": summary.games, "points": summary.points,
+        "submissions": summary.submissions, "refused": summary.refused,
+        "stalemates": summary.stalemates, "incidents": [str(i) for i in summary.incidents],
+        "log": str(summary.log), "seed": summary.seed, "seconds": round(summary.seconds, 2),
+    }))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "server":
+        _serve(parse(ServerArgs, argv[1:], prog="president-uecda server"))
+        return
     if not argv or argv[0] != "client":
-        fail("usage: president-uecda client [--host H] [--port P] [--agent random|greedy] "
-             "[--name NAME] (see president-uecda client --help)")
+        fail("usage: president-uecda client|server ... (see president-uecda client --help, "
+             "president-uecda server --help)")
     args = parse(ClientArgs, argv[1:], prog="president-uecda client")
     chooser: Chooser = RandomChooser(args.seed, args.lone_joker) if args.agent == "random" \
         else GreedyChooser()

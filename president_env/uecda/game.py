@@ -9,21 +9,24 @@ lone joker; then the last player to play leads, or, if he is out, the next seat 
 the game ends when four are out; 20 passes or refusals in a row end it with the players left
 ranked at random (:attr:`ServerGame.stalemate`; the rest of that order is not modelled).
 
-It replays logged games (``tests/test_uecda_moves.py``) and drives the test server of
-``tests/test_uecda_client.py``; it does not deal or exchange (give it the hands after the
+It replays logged games (:func:`replay`, ``tests/test_uecda_moves.py``), drives the test server
+of ``tests/test_uecda_client.py`` and plays the turns of our server
+(:mod:`president_env.uecda.server`); it does not deal or exchange (give it the hands after the
 exchange).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from president_env.core.constants import JOKER, NUM_SUITS
-from president_env.uecda.log import NO_SUIT, UecdaGame, UecdaMove
+from president_env.uecda.log import NO_SUIT, UecdaGame, UecdaLog, UecdaMove
 from president_env.uecda.moves import (
     CONTEST_RULES,
     Public,
@@ -170,3 +173,63 @@ def hands_after_exchange(game: UecdaGame) -> list[Hand]:
         hands[giver] = hands[giver].without(moved)
         hands[receiver] = hands[receiver].with_cards(moved)
     return hands
+
+
+@dataclass(frozen=True)
+class ReplayCount:
+    """What :func:`replay` went through."""
+
+    submissions: int
+    refused: int
+    """Submissions of cards that the server refused (a pass)."""
+    stalemates: int
+    """Games ended by the 20-pass rule (their order after it is the server's draw)."""
+
+
+def read_refused(path: str | os.PathLike[str]) -> frozenset[tuple[int, int]]:
+    """The refused submissions listed beside a log (``GAME #INDEX TOKEN err=E`` a line, INDEX
+    the token's place in that game's ``play`` line from 0): ``(game, index)`` pairs."""
+    out = set()
+    for no, line in enumerate(Path(path).read_text().splitlines(), 1):
+        parts = line.split()
+        if len(parts) != 4 or not parts[0].isdigit() or not parts[1][:1] == "#" or not parts[
+                1][1:].isdigit():
+            raise ValueError(f"{os.fspath(path)} line {no}: expected GAME #INDEX TOKEN err=E, "
+                             f"got {line!r}")
+        out.add((int(parts[0]), int(parts[1][1:])))
+    return frozenset(out)
+
+
+def replay(log: UecdaLog, refused: Collection[tuple[int, int]], games: int | None = None,
+           rules: ServerRules | None = None) -> ReplayCount:
+    """Replay the first ``games`` games of ``log`` (all by default) from the hands after the
+    exchange: every submission must come from the player the game flow says moves next, and be
+    legal exactly when it is not in ``refused`` (``(game, index)``, see :func:`read_refused`);
+    every game must end where the log's ends, in its finishing order (but for 20-pass
+    stalemates). The first disagreement raises a ``ValueError`` naming it."""
+    rules = ServerRules.from_settings(log.settings) if rules is None else rules
+    n = count = stalemates = 0
+    for game in log.games[:games]:
+        g = ServerGame(hands_after_exchange(game), game.seats, rules)
+        for k, move in enumerate(game.moves):
+            where = f"game {game.number} #{k}"
+            if g.done:
+                raise ValueError(f"{where}: a submission after the game ended")
+            if move.player != g.mover:
+                raise ValueError(f"{where}: player {move.player} moved, not {g.mover}")
+            p = play_from_move(move)
+            legal = p in set(g.legal())
+            listed = (game.number, k) in refused
+            if not p.is_pass and legal == listed:
+                raise ValueError(f"{where}: {p} by player {move.player} is legal={legal}, "
+                                 f"refused={listed}")
+            g.step(p)
+            n += 1
+            count += listed
+        if not g.done:
+            raise ValueError(f"game {game.number} ended before the game flow's end")
+        stalemates += g.stalemate
+        if not g.stalemate and tuple(g.finished) != game.result:
+            raise ValueError(f"game {game.number}: finished {tuple(g.finished)}, logged "
+                             f"{game.result}")
+    return ReplayCount(n, count, stalemates)

@@ -308,7 +308,8 @@ class TableState:
     classes: tuple[int, ...] | None
     """``None`` in a class-reset game (the five cells all 0). Read it from the deal table:
     during a game the server fills these cells from its finishing order so far, so they mix
-    this game's places with last game's classes (a permutation only in the deal)."""
+    this game's places with last game's classes (a permutation only in the deal), and a cell
+    it leaves keeps what the last submission held there (``None`` when that is out of range)."""
     seats: tuple[int, ...]
 
     @classmethod
@@ -327,10 +328,13 @@ class TableState:
         if any(n > 53 for n in counts):
             raise ProtocolError(f"{what}: cards left [6][0..4] = {counts}, more than 53")
         classes = q[5:10]
-        if any(c >= NUM_PLAYERS for c in classes) or s[0] and any(classes) and sorted(
-                classes) != list(range(NUM_PLAYERS)):
+        in_range = all(c < NUM_PLAYERS for c in classes)
+        if s[0] and not (in_range and (not any(classes) or sorted(classes) == list(range(
+                NUM_PLAYERS)))):
             raise ProtocolError(f"{what}: classes [6][5..9] = {classes}, neither a permutation "
                                 "of 0-4 nor all 0")
+        if not in_range:  # during a game the server leaves in cells of the last submission
+            classes = (0,) * NUM_PLAYERS
         seats = q[10:15]
         if sorted(seats) != list(range(NUM_PLAYERS)):
             raise ProtocolError(f"{what}: seats [6][10..14] = {seats}, not a permutation of 0-4")
