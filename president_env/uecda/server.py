@@ -220,7 +220,9 @@ class UecdaServer:
     def _in_process(self, p: int, chooser: Chooser) -> socket.socket:
         ours, theirs = socket.socketpair()
         name = self.names[p] or type(chooser).__name__.replace("Chooser", "").lower()
-        conn = Connection(theirs, self.answer_timeout)
+        # Between two messages the server may wait out one client and a send to each: the
+        # in-process client must outwait that, or one silent TCP client would stop them all.
+        conn = Connection(theirs, (2 + 2 * NUM_PLAYERS) * self.answer_timeout + 60)
 
         def client() -> None:
             try:
