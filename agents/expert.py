@@ -23,10 +23,11 @@ the PettingZoo and Gymnasium envs (made with ``observation="record"``), a vector
 observation and the other agents their own prefix of it) it decides the same. Its random
 draws come per decision from its seed and that observation and mask
 (:class:`~president_env.seeding.RowStreams`), so a decision does not depend on the other games
-of a batch or on the decisions before it. The exchange and forced moves are Hard's. Budget per decision: ``samples`` deals, each
-from ``steps`` Metropolis-Hastings steps of the belief (a replay of the record each), and
-``samples`` rollouts per legal action; ``python -m benchmarks.bench_expert`` measures the time
-per decision, and ``docs/results.md`` reports it with the Expert's results.
+of a batch or on the decisions before it. The exchange and forced moves are Hard's. Budget per
+decision: ``samples`` deals (default 64), each from ``steps`` (default 12) Metropolis-Hastings
+steps of the belief (a replay of the record each), and ``samples`` rollouts per legal action;
+``python -m benchmarks.bench_expert`` measures the time per decision, and ``docs/results.md``
+reports it with the Expert's results.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, IntArray
-from agents.belief import MISS, STEPS, record_belief
+from agents.belief import MISS, record_belief
 from agents.rule_based import HardAgent
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
@@ -45,8 +46,12 @@ from president_env.search.positions import from_observation, record_moves, sampl
 from president_env.seeding import RowStreams
 from president_env.table import policy_obs_size
 
-SAMPLES = 32
+SAMPLES = 64
 """Sampled deals of the hidden cards per decision (the default budget)."""
+STEPS = 12
+"""Metropolis-Hastings steps of the record belief per sampled deal (the default budget: half
+the belief's own default, :data:`agents.belief.STEPS`, for twice the deals in about the same
+time)."""
 ROWS_PER_CALL = 64
 """Decisions searched together in one batched engine state (memory: rows x actions x samples)."""
 
@@ -54,12 +59,13 @@ ROWS_PER_CALL = 64
 class ExpertAgent(BaseAgent):
     """Determinized Monte-Carlo search with Hard rollouts (see the module docstring).
 
-    ``samples``: deals of the hidden cards per decision; ``steps``: Metropolis-Hastings steps of
-    the record belief per deal (:mod:`agents.belief`); ``miss``: the belief's weight of a deal
-    per move of another seat that Hard would not have made (1: ignore the record, draw deals
-    uniformly); ``margin``: how much better in mean place another action must be to overrule
-    Hard's choice; ``seed``: the sampling streams (with the observation and mask of each
-    decision: a decision is a function of those three).
+    ``samples``: deals of the hidden cards per decision (:data:`SAMPLES`); ``steps``:
+    Metropolis-Hastings steps of the record belief per deal (:data:`STEPS`,
+    :mod:`agents.belief`); ``miss``: the belief's weight of a deal per move of another seat that
+    Hard would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
+    better in mean place another action must be to overrule Hard's choice; ``seed``: the
+    sampling streams (with the observation and mask of each decision: a decision is a function
+    of those three).
 
     The Expert reads the record observation: ``rules`` are taken with
     ``observation="record"`` (a table or tournament gives it that observation; make an env
