@@ -35,6 +35,8 @@ from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
 NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
+UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own")
+"""The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
     "next_trick": Rules(  # two decks: random players seldom hold and play four of a kind
@@ -368,9 +370,10 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules.preset("daifugo_full", bombs=None, revolution_timing="immediate"),
          ("revolution_timing", "bombs")),
         (VARIANTS["all"], tuple(n for n in LATER_OPTIONS
-                                if n not in ("observation", "runs_disjoint", "run_revolution"))),
+                                if n not in ("observation", *UECDA_OPTIONS))),
         (Rules(runs=True, runs_disjoint=True), ("runs_disjoint",)),
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
+        (Rules(play_on_own=True), ("play_on_own",)),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -18,6 +18,8 @@ rank. Going out always wins. In the exchange: the card whose loss costs the hand
 Variants: a bomb holds for sure and any other play may be bombed (:mod:`~agents.kernels.
 hard_odds`); the hand left is valued in the order after the trick (a pending revolution,
 ``next_trick``, applies then; with ``western_revolution`` the fourth single of a row revolts).
+With ``play_on_own`` a play on its own top play (the others passed) takes no lead from anyone:
+it is scored by the hand it leaves alone.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
         tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
     )
     score = val
-    if turn.pile_kind != 0:
+    if turn.pile_kind != 0 and turn.last != 0:  # (play_on_own: its own play is no lead to take)
         score += w[HardWeight.ALPHA] * p  # taking the lead from an opponent
     if k == Kind.SET and nat[acts.rank[a]] > size and not clears(acts.rank[a], rev, rp):
         score -= w[HardWeight.BREAK]

@@ -56,6 +56,8 @@ class RuleParam(IntEnum):
     """1 when a run beats a run only from above its top card (no shared rank)."""
     RUN_REVOLUTION = 23
     """Least length of a run that starts a revolution; 0 for none."""
+    PLAY_ON_OWN = 24
+    """1 when a trick ends only once the last player to play has passed too (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

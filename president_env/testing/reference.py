@@ -62,6 +62,8 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     server): a run beats a run of its length only when its lowest card is above the pile's
     highest (in a revolution, its highest below the pile's lowest). ``run_revolution=n``: with
     ``revolution``, a run of ``n`` or more cards starts a revolution as a set of four does.
+    ``play_on_own``: a trick ends only when every player holding cards has passed, the last
+    player who played too (who may play again on his own play while the others have passed).
 15. ``president_asks``: the Bum's two best cards do not go; the President asks
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
@@ -403,11 +405,13 @@ class ReferenceGame(Exchange, History):
         return sum(1 for seat in range(self.num_players) if self._holds_cards(seat))
 
     def _trick_over(self) -> bool:
-        """Every player holding cards, other than the last player who played, has passed."""
+        """Every player holding cards, other than the last player who played, has passed (with
+        ``play_on_own``, the last player too)."""
+        own = self.rules.play_on_own
         return all(
             self.passed[seat]
             for seat in range(self.num_players)
-            if seat != self.last_player and self._holds_cards(seat)
+            if (own or seat != self.last_player) and self._holds_cards(seat)
         )
 
     @property

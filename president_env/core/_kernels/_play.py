@@ -10,7 +10,9 @@ pile; with ``revolution_timing="next_trick"`` a revolving play toggles ``pending
 end of the trick applies before the next leader is found; with ``western_revolution`` play
 turns to the right during a revolution (:func:`direction`) and a row of four single natural
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
-President's asks (``Kind.ASK``), answered at once from the Bum's hand.
+President's asks (``Kind.ASK``), answered at once from the Bum's hand. The UECda server's
+rules: with ``play_on_own`` the trick ends only when the last player to play has passed too
+(:func:`_trick_won`), so he may play again on his own play.
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -191,10 +193,11 @@ def new_trick(  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _trick_won(place, passed, b, last_player, n_players):  # type: ignore[no-untyped-def]
-    """Whether everyone else still holding cards has passed since the top play."""
+def _trick_won(place, passed, b, last_player, n_players, own):  # type: ignore[no-untyped-def]
+    """Whether everyone else still holding cards has passed since the top play (with ``own``,
+    ``play_on_own``: everyone, the last player too)."""
     for q in range(n_players):
-        if q != last_player and place[b, q] < 0 and not passed[b, q]:
+        if (own or q != last_player) and place[b, q] < 0 and not passed[b, q]:
             return False
     return True
 
@@ -309,6 +312,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0
     variants = next_trick or western  # what the end of a trick has to apply
     bombs = rp[RuleParam.BOMBS]
+    own = rp[RuleParam.PLAY_ON_OWN] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -358,7 +362,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 continue
             if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
                 winner = p
-        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
+        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own):
             winner = st.last_player[b]
         if winner >= 0 and variants:  # a pending revolution first, then the next leader
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
