@@ -10,6 +10,9 @@ on the plain reference alike.
 * ``play_on_own``: the trick ends only when every player still in has passed, the last one to
   play too, who may play again on his own play; then he leads, or if he is out, the next seat
   holding cards.
+* ``jack_back`` (11-back): a play holding a J (a set of Js, a joker standing for a J, a run
+  through the J; not jokers alone) reverses the order until the trick ends; the order in force
+  is revolution XOR 11-back, and it is observable.
 
 The later ones are tables of steps on both implementations (``tests/test_variants.py``'s
 ``play``: an action by name, then the fields expected after it).
@@ -178,6 +181,99 @@ def test_hard_plays_on_its_own_play_only_for_the_hand_left(mine: str, choice: st
     assert int(state.current[0]) == 0 and int(state.last_player[0]) == 0
     act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
     assert names[act] == choice
+
+
+def _jack_back(g: object) -> bool:
+    """The engine's or the reference's 11-back flag."""
+    return bool(g.state.jack_back[0]) if isinstance(g, EngineGame) else g.ref.jack_back  # type: ignore[attr-defined]
+
+
+def test_a_jack_reverses_the_order_until_the_trick_ends(new_game: NewGame) -> None:
+    rules = Rules(num_players=3, jack_back=True)
+    g = new_game(rules, ["5c 6c 10c", "Jd 3d Kd", "4h 9h Qh 2h"])
+    play(g, [
+        ("single 5", {"current": 1, "legal": {"pass", "single J", "single K"}}),
+        ("single J", {"current": 2, "revolution": False,
+                      "legal": {"pass", "single 4", "single 9"}}),  # below the J now
+        ("single 9", {"current": 0, "legal": {"pass", "single 6"}}),
+        ("pass", {"current": 1, "legal": {"pass", "single 3"}}),
+        ("pass", {"current": 2, "pile": "empty", "legal": {"single 4", "single Q", "single 2"}}),
+    ])
+    assert not _jack_back(g)
+    play(g, [("single 4", {"legal": {"pass", "single 6", "single 10"}})])  # the usual order
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_joker_standing_for_a_jack_reverses_too(new_game: NewGame, on: bool) -> None:
+    rules = Rules(num_players=3, jokers=1, jack_back=on)
+    g = new_game(rules, ["5c 5d 10c", "Jd JK Kd", "4h 4s Qh Qs"])
+    play(g, [("pair of 5", {}), ("pair of J", {})])
+    assert _jack_back(g) == on
+    assert g.legal() == ({"pass", "pair of 4"} if on else {"pass", "pair of Q"})
+
+
+def test_a_run_through_the_jack_reverses_and_a_second_jack_turns_back(new_game: NewGame) -> None:
+    rules = Rules(num_players=3, runs=True, jack_back=True)
+    g = new_game(rules, ["7c 8c 9c 4c", "9d 10d Jd 3d", "4h 5h 6h 10h Jh Qh"])
+    play(g, [("run 7-8-9 of clubs", {"current": 1})])  # no J: the usual order
+    assert not _jack_back(g)
+    play(g, [("run 9-10-J of diamonds", {"current": 2,
+                                         "legal": {"pass", "run 4-5-6 of hearts"}})])
+    assert _jack_back(g)
+    play(g, [("pass", {"current": 0}), ("pass", {"current": 1, "pile": "empty"})])
+    assert not _jack_back(g)
+
+
+def test_four_jacks_end_a_revolution_but_not_the_reversed_order_of_the_trick(
+        new_game: NewGame) -> None:
+    """Four Js both end the revolution and start an 11-back: the trick keeps the reversed
+    order, the next one has the usual order."""
+    rules = Rules(num_players=3, revolution=True, jack_back=True)
+    g = new_game(rules, ["Kc Kd Kh Ks 6c", "Jc Jd Jh Js 7c", "4c 4d 4h 4s 9h Qh"])
+    play(g, [("four Ks", {"revolution": True}),
+             ("four Js", {"revolution": False, "legal": {"pass", "four 4s"}})])
+    assert _jack_back(g)
+    play(g, [("pass", {}), ("pass", {"pile": "empty", "current": 1})])
+    assert not _jack_back(g)
+    play(g, [("single 7", {"legal": {"pass", "single 9", "single Q"}})])
+
+
+def test_jokers_alone_never_reverse_the_order() -> None:
+    rules = Rules(num_players=3, jokers=1, jack_back=True)
+    engine = Engine(rules)
+    state = engine.init_from_hands(["5c 6c", "JK 3d", "4h 9h"])
+    names = engine.layout.names()
+    engine.step_inplace(state, [names.index("single 5")])
+    engine.step_inplace(state, [names.index("single joker")])
+    assert not state.jack_back[0]
+
+
+def test_the_order_in_force_is_observed() -> None:
+    rules = Rules(num_players=3, jack_back=True)
+    engine = Engine(rules)
+    state = engine.init_from_hands(["5c 6c", "Jd 3d", "4h 9h"])
+    names = engine.layout.names()
+    block = engine.obs_layout.slices["jack_back"]
+    assert engine.observe(state)[0, block].tolist() == [0.0]
+    for move in ("single 5", "single J"):
+        engine.step_inplace(state, [names.index(move)])
+    assert engine.observe(state)[0, block].tolist() == [1.0]
+    off = Engine(Rules(num_players=3)).obs_layout  # size 0 without the option
+    assert off.slices["jack_back"] == slice(block.start, block.start)
+    assert off.size == engine.obs_layout.size - 1
+
+
+def test_hard_takes_the_trick_with_a_three_when_a_jack_has_made_it_the_top_card() -> None:
+    """After a J and a 4 (11-back), the 3 is the highest card of the trick: it holds for sure,
+    which Hard sees only through the jack_back block of its observation."""
+    rules = Rules(num_players=3, jack_back=True, first_lead="seat0")
+    engine = Engine(rules)
+    state = engine.init_from_hands(["Jd 5c 6c 7c Kd", "4d 9d 10c Qd Ks", "3c 3h 3s 8s 2d"])
+    names = engine.layout.names()
+    for move in ("single J", "single 4"):
+        engine.step_inplace(state, [names.index(move)])
+    act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    assert names[act] == "single 3"
 
 
 def test_the_options_need_runs_and_revolution() -> None:

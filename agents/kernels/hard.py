@@ -19,7 +19,9 @@ Variants: a bomb holds for sure and any other play may be bombed (:mod:`~agents.
 hard_odds`); the hand left is valued in the order after the trick (a pending revolution,
 ``next_trick``, applies then; with ``western_revolution`` the fourth single of a row revolts).
 With ``play_on_own`` a play on its own top play (the others passed) takes no lead from anyone:
-it is scored by the hand it leaves alone.
+it is scored by the hand it leaves alone. With ``jack_back`` the chance to hold is judged in
+the order in force (revolution XOR 11-back), turned again by a play holding a J; the hand left
+in the order after the trick, when the 11-back ends.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from agents.kernels.hard_value import (
     run_chance,
 )
 from agents.kernels.observation import new_seen, read
-from agents.kernels.plays import hand_total, naturals, revolts, strength
+from agents.kernels.plays import hand_total, jack_turns, naturals, revolts, strength
 from president_env.core import take_cards
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
 from president_env.core.rules import RuleParam
@@ -91,7 +93,8 @@ def _minus_danger(score, size, p, seen, rp, w):  # type: ignore[no-untyped-def]
 def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-untyped-def]
     """Score of play ``a`` (not a pass, not going out): the value of the hand left, the
     chance to hold the trick, the chain bonus, the break and danger costs."""
-    hand, nat, rev = seen.hand, seen.nat, turn.rev
+    hand, nat = seen.hand, seen.nat
+    rev = turn.rev != turn.jack_back  # the order in force in this trick (jack_back)
     k = acts.kind[a]
     size = acts.size[a]
     take_cards(hand, k, acts.rank[a], size, acts.suit[a], acts.card[a], tab.rem)
@@ -99,10 +102,11 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
         tab.h2[c] = hand[c] - tab.rem[c]
     naturals(tab.h2, tab.nat2)
     # the order for the rest of the deal: a pending change applies as the trick ends
-    rev2 = rev != turn.pending
+    rev2 = turn.rev != turn.pending
     if revolts(k, acts.rank[a], size, turn.row_rank, turn.row_count, rp):
         rev2 = not rev2
-    p = _holds(a, rev, tab, seen, turn.jout, rp, w, acts)
+    # a J (jack_back) turns the order the answer must beat it in
+    p = _holds(a, rev != jack_turns(k, acts.rank[a], size, rp), tab, seen, turn.jout, rp, w, acts)
     val, losers = hand_value(
         tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
     )

@@ -38,6 +38,8 @@ name                 size         content
                                   deal's exchange
 ``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
                                   held (so that card went to the President)
+``jack_back``        1 or 0       ``jack_back``: 1 while a J has reversed the order until the
+                                  trick ends (the order in force: ``revolution`` XOR this)
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -58,8 +60,8 @@ name                 size         content
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12): each has size 0 unless its option is on, so the observation of rules without them
-is unchanged. The last four, the history of the deal, have size 0 unless
+section 12), ``jack_back`` to a rule of the UECda server: each has size 0 unless its option is
+on, so the observation of rules without them is unchanged. The last four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
 one, and the history one the prefix of the record one (what
@@ -119,10 +121,11 @@ class ObsBlock(IntEnum):
     ASKS_LEFT = 23
     ASKED = 24
     ASK_HELD = 25
-    SEAT_PLAYED = 26
-    SEAT_PASSED = 27
-    RECENT = 28
-    RECORD = 29
+    JACK_BACK = 26
+    SEAT_PLAYED = 27
+    SEAT_PASSED = 28
+    RECENT = 29
+    RECORD = 30
 
 
 ROW_SIZE = NUM_RANKS + 1
@@ -173,6 +176,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
+        ObsBlock.JACK_BACK: int(rules.jack_back),
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,

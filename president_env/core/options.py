@@ -58,6 +58,8 @@ class RuleParam(IntEnum):
     """Least length of a run that starts a revolution; 0 for none."""
     PLAY_ON_OWN = 24
     """1 when a trick ends only once the last player to play has passed too (UECda)."""
+    JACK_BACK = 25
+    """1 when a play holding a J reverses the order until the trick ends (UECda 11-back)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -250,6 +250,10 @@ class Rules:
         "a trick ends only when every player still in has passed, the last one to play too: "
         "he may play again on his own play (UECda)", BOOL, samples=(False, False, True),
         param=RuleParam.PLAY_ON_OWN))
+    jack_back: bool = field(default=False, metadata=option(
+        "a play holding a J (a set of Js, jokers standing in; a run through the J) reverses "
+        "the order until the trick ends (UECda 11-back)", BOOL, samples=(False, False, True),
+        param=RuleParam.JACK_BACK))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -81,11 +81,13 @@ def describe_pile(
 
 
 def order_words(rules: Rules, state: State, game: int = 0) -> list[str]:
-    """The rank order, then (with their options) a pending revolution and the direction of
-    play: ``["usual order", "revolution pending", "play to the left"]``."""
+    """The rank order, then (with their options) a pending revolution, an 11-back and the
+    direction of play: ``["usual order", "revolution pending", "play to the left"]``."""
     words = ["REVOLUTION (order reversed)" if state.revolution[game] else "usual order"]
     if rules.revolution_timing == "next_trick" and state.pending[game]:
         words.append("revolution pending")
+    if rules.jack_back and state.jack_back[game]:
+        words.append("11-back (order reversed until the trick ends)")
     if rules.western_revolution:
         words.append(f"play to the {direction_word(state, game)}")
     return words

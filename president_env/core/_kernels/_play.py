@@ -12,7 +12,9 @@ turns to the right during a revolution (:func:`direction`) and a row of four sin
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
 President's asks (``Kind.ASK``), answered at once from the Bum's hand. The UECda server's
 rules: with ``play_on_own`` the trick ends only when the last player to play has passed too
-(:func:`_trick_won`), so he may play again on his own play.
+(:func:`_trick_won`), so he may play again on his own play; with ``jack_back`` a play
+holding a J (:func:`_jack_turns`) toggles ``jack_back`` until the trick ends, and the order in
+force is ``revolution != jack_back``.
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -41,6 +43,7 @@ from president_env.core._kernels._types import (
 )
 from president_env.core.constants import (
     EIGHT,
+    JACK,
     JOKER,
     NUM_CARDS,
     NUM_RANKS,
@@ -144,6 +147,18 @@ def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
     if kind == Kind.RUN:
         return eights and rank <= EIGHT < rank + size
     return False
+
+
+@kernel(inline="always")
+def _jack_turns(jacks, kind, rank, size):  # type: ignore[no-untyped-def]
+    """Whether a play turns the order until the trick ends: with ``jacks`` (``jack_back``), a
+    play holding a J, that is a set of Js (jokers standing in count) or a run through the J;
+    never jokers alone."""
+    if not jacks:
+        return False
+    if kind == Kind.SET:
+        return rank == JACK
+    return kind == Kind.RUN and rank <= JACK < rank + size
 
 
 @kernel(inline="always")
@@ -313,6 +328,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     variants = next_trick or western  # what the end of a trick has to apply
     bombs = rp[RuleParam.BOMBS]
     own = rp[RuleParam.PLAY_ON_OWN] != 0
+    jacks = rp[RuleParam.JACK_BACK] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -339,7 +355,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
         else:
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
-            rev = st.revolution[b]
+            rev = st.revolution[b] != st.jack_back[b]  # the order in force
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
                   tab.suit[a], taken)
             revolts = _revolts(rp, kind, size)
@@ -349,7 +365,9 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 if next_trick:
                     st.pending[b] = not st.pending[b]
                 else:
-                    st.revolution[b] = not rev
+                    st.revolution[b] = not st.revolution[b]
+            # 11-back (jack_back), until the trick ends
+            st.jack_back[b] = st.jack_back[b] != _jack_turns(jacks, kind, rank, size)
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -368,6 +386,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
         d = direction(western, st.revolution[b])
         if winner >= 0:
+            st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
         else:
