@@ -135,6 +135,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "RUN_REVOLUTION": 23,
         "PLAY_ON_OWN": 24,
         "JACK_BACK": 25,
+        "SIX_REVERSES": 26,
     }
 
 
@@ -167,6 +168,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         r.run_revolution or 0,
         int(r.play_on_own),
         int(r.jack_back),
+        int(r.six_reverses),
     ]
 
 

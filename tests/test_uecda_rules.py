@@ -13,6 +13,8 @@ on the plain reference alike.
 * ``jack_back`` (11-back): a play holding a J (a set of Js, a joker standing for a J, a run
   through the J; not jokers alone) reverses the order until the trick ends; the order in force
   is revolution XOR 11-back, and it is observable.
+* ``six_reverses`` (6-revers): a play holding a 6 reverses the direction of play for the rest
+  of the deal; a second one turns it back.
 
 The later ones are tables of steps on both implementations (``tests/test_variants.py``'s
 ``play``: an action by name, then the fields expected after it).
@@ -274,6 +276,51 @@ def test_hard_takes_the_trick_with_a_three_when_a_jack_has_made_it_the_top_card(
         engine.step_inplace(state, [names.index(move)])
     act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
     assert names[act] == "single 3"
+
+
+def test_a_six_reverses_the_direction_of_play_for_the_rest_of_the_deal(
+        new_game: NewGame) -> None:
+    rules = Rules(num_players=4, six_reverses=True)
+    g = new_game(rules, ["6c 4c 10c", "5d 7d Jd", "5h 8h Qh", "4s 9s Ks"])
+    play(g, [
+        ("single 6", {"current": 3}),  # now to the right
+        ("single 9", {"current": 2}),
+        ("single Q", {"current": 1}),
+        ("pass", {"current": 0}),
+        ("pass", {"current": 3}),
+        ("single K", {"current": 2}),
+        ("pass", {"current": 1}),
+        ("pass", {"current": 0}),
+        ("pass", {"current": 3, "pile": "empty"}),  # seat 3 leads; play still goes right
+        ("single 4", {"current": 2}),
+    ])
+
+
+def test_a_second_six_turns_the_direction_back_and_a_run_through_six_counts(
+        new_game: NewGame) -> None:
+    rules = Rules(num_players=4, runs=True, six_reverses=True)
+    g = new_game(rules, ["4c 5c 6c Ac", "5d 6d 7d 2d", "8h 9h 10h 3h", "9s 10s Js 4s"])
+    play(g, [
+        ("run 4-5-6 of clubs", {"current": 3}),  # a run through the 6: to the right
+        ("run 9-10-J of spades", {"current": 2}),
+        ("pass", {"current": 1}),
+        ("pass", {"current": 0}),
+        ("pass", {"current": 3, "pile": "empty"}),
+        ("single 4", {"current": 2}),
+        ("pass", {"current": 1}),
+        ("single 6", {"current": 2}),  # turned back: to the left again
+    ])
+
+
+def test_the_direction_is_observed_with_six_reverses() -> None:
+    rules = Rules(num_players=4, six_reverses=True)
+    engine = Engine(rules)
+    state = engine.init_from_hands(["6c 4c 10c", "5d 7d Jd", "5h 8h Qh", "4s 9s Ks"])
+    block = engine.obs_layout.slices["direction"]
+    names = engine.layout.names()
+    assert engine.observe(state)[0, block].tolist() == [0.0]
+    engine.step_inplace(state, [names.index("single 6")])
+    assert engine.observe(state)[0, block].tolist() == [1.0] and state.six_reversed[0]
 
 
 def test_the_options_need_runs_and_revolution() -> None:

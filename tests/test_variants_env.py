@@ -35,7 +35,8 @@ from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
 NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
-UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back")
+UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
+                 "six_reverses")
 """The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
@@ -375,6 +376,7 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
         (Rules(play_on_own=True), ("play_on_own",)),
         (Rules(jack_back=True), ("jack_back",)),
+        (Rules(six_reverses=True), ("six_reverses",)),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

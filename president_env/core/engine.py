@@ -232,8 +232,8 @@ class Engine:
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
         args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals)
-        # one array to type, not the state's 31 (from the first call: a state that can be
-        # handed so never needs the kernel of the 31 arrays, nor its compile)
+        # one array to type, not the state's 32 (from the first call: a state that can be
+        # handed so never needs the kernel of the 32 arrays, nor its compile)
         if (spec := state._address(eager=True)) is not None:
             return int(_one.advance_at(*args, spec, action, mask, obs))
         return int(K.advance_kernel(*args, state._flat, action, mask, obs))

@@ -30,7 +30,8 @@ name                 size         content
 ``deal``             1            index of the current deal divided by the number of deals
 ``pending``          1 or 0       1 while a revolution is pending (``revolution_timing=
                                   "next_trick"``: it takes effect as the trick ends)
-``direction``        1 or 0       1 while play goes to the right (``western_revolution``)
+``direction``        1 or 0       1 while play goes to the right (``western_revolution``,
+                                  ``six_reverses``)
 ``row``              14 or 0      ``western_revolution``: one-hot rank of the row of single
                                   cards in this trick (13), then how many in a row / 4
 ``asks_left``        1 or 0       ``president_asks``: asks the President still has to make
@@ -171,7 +172,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.TO_RETURN: 1,
         ObsBlock.DEAL: 1,
         ObsBlock.PENDING: int(rules.revolution_timing == "next_trick"),
-        ObsBlock.DIRECTION: int(western),
+        ObsBlock.DIRECTION: int(western or rules.six_reverses),
         ObsBlock.ROW: ROW_SIZE if western else 0,
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,

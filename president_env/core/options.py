@@ -60,6 +60,8 @@ class RuleParam(IntEnum):
     """1 when a trick ends only once the last player to play has passed too (UECda)."""
     JACK_BACK = 25
     """1 when a play holding a J reverses the order until the trick ends (UECda 11-back)."""
+    SIX_REVERSES = 26
+    """1 when a play holding a 6 reverses the direction of play for the deal (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -254,6 +254,10 @@ class Rules:
         "a play holding a J (a set of Js, jokers standing in; a run through the J) reverses "
         "the order until the trick ends (UECda 11-back)", BOOL, samples=(False, False, True),
         param=RuleParam.JACK_BACK))
+    six_reverses: bool = field(default=False, metadata=option(
+        "a play holding a 6 (as a J does for jack_back) reverses the direction of play for the "
+        "rest of the deal (UECda 6-revers)", BOOL, samples=(False, False, True),
+        param=RuleParam.SIX_REVERSES))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -118,8 +118,9 @@ class ReferenceGame(Exchange, History, Uecda):
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
     ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
-    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held`` and ``jack_back``, and
-    the history ``seat_played``, ``seat_passed`` and ``recent`` (as in the engine's State).
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held``, ``jack_back`` and
+    ``six_reversed``, and the history ``seat_played``, ``seat_passed`` and ``recent`` (as in
+    the engine's State).
     """
 
     def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
@@ -174,6 +175,7 @@ class ReferenceGame(Exchange, History, Uecda):
         self.passed: list[bool] = [False] * players
         self.revolution = False
         self.jack_back = False
+        self.six_reversed = False
         self.pending = False
         """``next_trick``: a revolution waits for the end of the trick."""
         self.row_rank = -1
@@ -339,7 +341,7 @@ class ReferenceGame(Exchange, History, Uecda):
         row_of_four = self._extend_row(kind, rank, size)
         if four or row_of_four:
             self._revolt()
-        self._note_jack(kind, rank, size)
+        self._note_jack_and_six(kind, rank, size)
 
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
@@ -422,8 +424,9 @@ class ReferenceGame(Exchange, History, Uecda):
     @property
     def direction(self) -> int:
         """+1 while play goes to the left (seat i+1); -1 to the right (``western_revolution``
-        during a revolution)."""
-        return -1 if self.rules.western_revolution and self.revolution else 1
+        during a revolution; the other way round while ``six_reversed``)."""
+        western = self.rules.western_revolution and self.revolution
+        return -1 if western != self.six_reversed else 1
 
     def _next_to_act(self, seat: int) -> int:
         """The next seat in the direction of play that holds cards and has not passed."""

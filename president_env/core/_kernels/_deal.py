@@ -124,6 +124,7 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     st.asked[b, :] = -1
     st.ask_held[b, :] = -1
     st.jack_back[b] = False
+    st.six_reversed[b] = False
     st.seat_played[b, :, :] = 0
     st.seat_passed[b, :, :] = 0
     st.recent[b, :, :] = -1

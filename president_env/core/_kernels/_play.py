@@ -13,8 +13,9 @@ cards of one rank in a trick revolts too; with ``president_asks`` the exchange s
 President's asks (``Kind.ASK``), answered at once from the Bum's hand. The UECda server's
 rules: with ``play_on_own`` the trick ends only when the last player to play has passed too
 (:func:`_trick_won`), so he may play again on his own play; with ``jack_back`` a play
-holding a J (:func:`_jack_turns`) toggles ``jack_back`` until the trick ends, and the order in
-force is ``revolution != jack_back``.
+holding a J (:func:`_holds_rank`) toggles ``jack_back`` until the trick ends, and the order in
+force is ``revolution != jack_back``; with ``six_reverses`` a play holding a 6 toggles
+``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends.
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -48,6 +49,7 @@ from president_env.core.constants import (
     NUM_CARDS,
     NUM_RANKS,
     NUM_SUITS,
+    SIX,
     TOP,
     Kind,
     Phase,
@@ -150,15 +152,15 @@ def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _jack_turns(jacks, kind, rank, size):  # type: ignore[no-untyped-def]
-    """Whether a play turns the order until the trick ends: with ``jacks`` (``jack_back``), a
-    play holding a J, that is a set of Js (jokers standing in count) or a run through the J;
-    never jokers alone."""
-    if not jacks:
+def _holds_rank(on, kind, rank, size, r):  # type: ignore[no-untyped-def]
+    """With ``on`` (its option's flag), whether a play holds a card of rank ``r``: a set of
+    that rank (jokers standing in count) or a run through it; never jokers alone. A J turns
+    the order until the trick ends (``jack_back``), a 6 the direction (``six_reverses``)."""
+    if not on:
         return False
     if kind == Kind.SET:
-        return rank == JACK
-    return kind == Kind.RUN and rank <= JACK < rank + size
+        return rank == r
+    return kind == Kind.RUN and rank <= r < rank + size
 
 
 @kernel(inline="always")
@@ -184,11 +186,12 @@ def next_active(place, passed, b, seat, n_players, skip_passed, d):  # type: ign
 
 
 @kernel(inline="always")
-def direction(western, revolution):  # type: ignore[no-untyped-def]
+def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def]
     """Direction of play: -1 (to the right) in a revolution with ``western_revolution``
-    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left). (Scalars only: handing ``rp`` to
-    a helper in a game loop costs a reference count per call.)"""
-    return -1 if western and revolution else 1
+    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left); the other way round while
+    ``six_reversed`` (``six_reverses``). (Scalars only: handing ``rp`` to a helper in a game
+    loop costs a reference count per call.)"""
+    return -1 if (western and revolution) != six_reversed else 1
 
 
 @kernel(inline="always")
@@ -329,6 +332,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     bombs = rp[RuleParam.BOMBS]
     own = rp[RuleParam.PLAY_ON_OWN] != 0
     jacks = rp[RuleParam.JACK_BACK] != 0
+    sixes = rp[RuleParam.SIX_REVERSES] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -367,7 +371,9 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 else:
                     st.revolution[b] = not st.revolution[b]
             # 11-back (jack_back), until the trick ends
-            st.jack_back[b] = st.jack_back[b] != _jack_turns(jacks, kind, rank, size)
+            st.jack_back[b] = st.jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
+            # 6-revers (six_reverses), for the rest of the deal
+            st.six_reversed[b] = st.six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -384,7 +390,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             winner = st.last_player[b]
         if winner >= 0 and variants:  # a pending revolution first, then the next leader
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
-        d = direction(western, st.revolution[b])
+        d = direction(western, st.revolution[b], st.six_reversed[b])
         if winner >= 0:
             st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,

@@ -63,6 +63,7 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "asked": (np.int8, ("K",)),
     "ask_held": (np.int8, ("K",)),
     "jack_back": (np.bool_, ()),
+    "six_reversed": (np.bool_, ()),
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
@@ -107,6 +108,7 @@ class Arrays(NamedTuple):
     asked: np.ndarray
     ask_held: np.ndarray
     jack_back: np.ndarray
+    six_reversed: np.ndarray
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
