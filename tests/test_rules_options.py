@@ -136,6 +136,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "PLAY_ON_OWN": 24,
         "JACK_BACK": 25,
         "SIX_REVERSES": 26,
+        "STALEMATE_PASSES": 27,
     }
 
 
@@ -169,6 +170,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.play_on_own),
         int(r.jack_back),
         int(r.six_reverses),
+        r.stalemate_passes or 0,
     ]
 
 

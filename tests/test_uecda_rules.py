@@ -15,6 +15,9 @@ on the plain reference alike.
   is revolution XOR 11-back, and it is observable.
 * ``six_reverses`` (6-revers): a play holding a 6 reverses the direction of play for the rest
   of the deal; a second one turns it back.
+* ``stalemate_passes=n``: the n-th pass in a row (across tricks; any play starts the count
+  again) ends the deal, the players still in taking the places left in an order drawn from
+  the game's seed (the same in both implementations, and again for the same seed).
 
 The later ones are tables of steps on both implementations (``tests/test_variants.py``'s
 ``play``: an action by name, then the fields expected after it).
@@ -28,7 +31,7 @@ from test_variants import EngineGame, NewGame, RefGame, play
 
 from agents import HardAgent
 from president_env.core.cards import parse_hand
-from president_env.core.engine import Engine
+from president_env.core.engine import Engine, stalemate_seats
 from president_env.core.rules import Rules
 from president_env.testing.reference import ReferenceGame
 
@@ -321,6 +324,66 @@ def test_the_direction_is_observed_with_six_reverses() -> None:
     assert engine.observe(state)[0, block].tolist() == [0.0]
     engine.step_inplace(state, [names.index("single 6")])
     assert engine.observe(state)[0, block].tolist() == [1.0] and state.six_reversed[0]
+
+
+def _places(order: list[int], finished: dict[int, int]) -> list[int]:
+    """Places when the seats not in ``finished`` (seat: place) take the places left in
+    ``order``."""
+    place = [finished.get(q, -1) for q in range(len(order))]
+    for q in order:
+        if place[q] < 0:
+            place[q] = len(finished)
+            finished = {**finished, q: len(finished)}
+    return place
+
+
+def test_passes_in_a_row_end_the_deal_with_the_places_left_drawn_from_the_seed(
+        new_game: NewGame) -> None:
+    """Seat 0 goes out; the three others pass in a row: the deal ends, seat 0 first, the
+    others in the order drawn from the game's seed (not the same for every seed)."""
+    rules = Rules(num_players=4, stalemate_passes=3)
+    orders = set()
+    for seed in range(6):
+        g = new_game(rules, ["Kd", "5c 9d", "4h 8h", "6s 7s"], seed)
+        order = stalemate_seats(seed, 0, 4)
+        orders.add(tuple(order))
+        play(g, [
+            ("single K", {"place": [0, -1, -1, -1], "current": 1}),
+            ("pass", {}),
+            ("pass", {}),
+            ("pass", {"phase": "done", "place": _places(order, {0: 0}), "deal_over": True}),
+        ])
+    assert len(orders) > 1
+
+
+def test_a_play_starts_the_count_of_passes_again(new_game: NewGame) -> None:
+    rules = Rules(num_players=3, stalemate_passes=3, play_on_own=True)
+    g = new_game(rules, ["5c 9c Kd", "6d 10d", "7h Jh"], 7)
+    play(g, [("single 5", {}), ("pass", {})])
+    assert g.view()["pass_run"] == 1
+    play(g, [("single 7", {"current": 0})])
+    assert g.view()["pass_run"] == 0
+    play(g, [("pass", {}), ("pass", {"current": 2, "phase": "play"}),
+             ("pass", {"phase": "done", "place": _places(stalemate_seats(7, 0, 3), {})})])
+
+
+@pytest.mark.parametrize(("mine", "stale", "choice"), [
+    ("7h 4h 4d 8s 9h 10s Js Qs", 2, "pass"),  # behind: a random place is better
+    ("7h 4h 4d 8s 9h 10s Js Qs", None, "single 7"),  # (without the rule it plays on)
+    ("Ah Ac Kh", 2, "single K"),  # ahead: it keeps the deal going
+])
+def test_hard_stalls_the_deal_only_when_it_is_behind(mine: str, stale: int | None,
+                                                     choice: str) -> None:
+    """Seat 1 passed on seat 0's 5: Hard's pass would be the second in a row, which ends the
+    deal with the places drawn at random."""
+    rules = Rules(num_players=3, stalemate_passes=stale)
+    engine = Engine(rules)
+    state = engine.init_from_hands(["5c 9c Kd Ad 3d", "6d 10d Qd 4s", mine])
+    names = engine.layout.names()
+    for move in ("single 5", "pass"):
+        engine.step_inplace(state, [names.index(move)])
+    act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    assert names[act] == choice
 
 
 def test_the_options_need_runs_and_revolution() -> None:

@@ -21,7 +21,9 @@ hard_odds`); the hand left is valued in the order after the trick (a pending rev
 With ``play_on_own`` a play on its own top play (the others passed) takes no lead from anyone:
 it is scored by the hand it leaves alone. With ``jack_back`` the chance to hold is judged in
 the order in force (revolution XOR 11-back), turned again by a play holding a J; the hand left
-in the order after the trick, when the 11-back ends.
+in the order after the trick, when the 11-back ends. With ``stalemate_passes``, a pass that would
+stall the deal (its places then drawn at random) is taken when Hard holds more cards than the
+mean of the players still in, and avoided when it holds fewer.
 """
 
 from __future__ import annotations
@@ -89,6 +91,23 @@ def _minus_danger(score, size, p, seen, rp, w):  # type: ignore[no-untyped-def]
     return score
 
 
+@kernel(inline="always")
+def _stall_score(total, seen, turn, rp, w):  # type: ignore[no-untyped-def]
+    """``stalemate_passes``: when a pass would stall the deal (the players still in then take
+    the places left at random), ``+chain`` if Hard holds more cards than the mean of those
+    players (a random place is better than its own race), ``-chain`` if fewer; else 0."""
+    stale = rp[RuleParam.STALEMATE_PASSES]
+    if stale == 0 or turn.pass_run + 1 < stale:
+        return 0.0
+    held = 0
+    players = 0
+    for k in range(rp[RuleParam.PLAYERS]):
+        if seen.left[k] > 0:
+            held += seen.left[k]
+            players += 1
+    return w[HardWeight.CHAIN] if total * players > held else -w[HardWeight.CHAIN]
+
+
 @kernel
 def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-untyped-def]
     """Score of play ``a`` (not a pass, not going out): the value of the hand left, the
@@ -146,7 +165,7 @@ def _hard_play(b, row, seen, turn, tab, rp, w, acts, scores):  # type: ignore[no
             val, losers = hand_value(
                 hand, nat, hand[JOKER], turn.rev != turn.pending, tab, seen.outn, turn.jout, rp, w
             )
-            score = val
+            score = val + _stall_score(total, seen, turn, rp, w)
             if danger_last:
                 score -= w[HardWeight.DANGER_PASS]
         elif acts.size[a] == total:

@@ -68,6 +68,8 @@ class Turn(NamedTuple):
     jack_back: bool
     """``jack_back``: a J reversed the order until the trick ends (the order in force is
     ``rev != jack_back``); always False without the option."""
+    pass_run: int
+    """``stalemate_passes``: passes in a row this deal; always 0 without the option."""
 
 
 @kernel(allocates=True)
@@ -134,7 +136,11 @@ def read(obs, b, off, rp, seen):  # type: ignore[no-untyped-def]
     jack_back = False
     if rp[RuleParam.JACK_BACK] != 0:
         jack_back = obs[b, off[ObsBlock.JACK_BACK]] > 0.5
-    return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count, jack_back)
+    pass_run = 0
+    if rp[RuleParam.STALEMATE_PASSES] != 0:
+        pass_run = _count(obs[b, off[ObsBlock.PASS_RUN]])
+    return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count, jack_back,
+                pass_run)
 
 
 @kernel

@@ -41,6 +41,8 @@ name                 size         content
                                   held (so that card went to the President)
 ``jack_back``        1 or 0       ``jack_back``: 1 while a J has reversed the order until the
                                   trick ends (the order in force: ``revolution`` XOR this)
+``pass_run``         1 or 0       ``stalemate_passes``: passes in a row this deal, across
+                                  tricks (that many end the deal)
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -61,7 +63,7 @@ name                 size         content
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12), ``jack_back`` to a rule of the UECda server: each has size 0 unless its option is
+section 12), ``jack_back`` and ``pass_run`` to rules of the UECda server: each has size 0 unless its option is
 on, so the observation of rules without them is unchanged. The last four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
@@ -123,10 +125,11 @@ class ObsBlock(IntEnum):
     ASKED = 24
     ASK_HELD = 25
     JACK_BACK = 26
-    SEAT_PLAYED = 27
-    SEAT_PASSED = 28
-    RECENT = 29
-    RECORD = 30
+    PASS_RUN = 27
+    SEAT_PLAYED = 28
+    SEAT_PASSED = 29
+    RECENT = 30
+    RECORD = 31
 
 
 ROW_SIZE = NUM_RANKS + 1
@@ -178,6 +181,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
         ObsBlock.JACK_BACK: int(rules.jack_back),
+        ObsBlock.PASS_RUN: int(rules.stalemate_passes is not None),
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,

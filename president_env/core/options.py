@@ -62,6 +62,9 @@ class RuleParam(IntEnum):
     """1 when a play holding a J reverses the order until the trick ends (UECda 11-back)."""
     SIX_REVERSES = 26
     """1 when a play holding a 6 reverses the direction of play for the deal (UECda)."""
+    STALEMATE_PASSES = 27
+    """Passes in a row (across tricks) that end the deal, the players left ranked at random;
+    0 for none."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -92,6 +92,8 @@ PRESET_SOURCES: dict[str, str] = {
 
 
 MAX_DEALS = 10_000
+MAX_STALEMATE = 10_000
+"""Most passes in a row that ``stalemate_passes`` may ask for (the state counts them in int16)."""
 MAX_OPTION_INT = 2**63 - 1
 """Largest integer option (in size): the engine holds the options as int64 (``rule_params``)."""
 
@@ -258,6 +260,11 @@ class Rules:
         "a play holding a 6 (as a J does for jack_back) reverses the direction of play for the "
         "rest of the deal (UECda 6-revers)", BOOL, samples=(False, False, True),
         param=RuleParam.SIX_REVERSES))
+    stalemate_passes: int | None = field(default=None, metadata=option(
+        "passes in a row, across tricks (any play starts the count again), that end the deal: "
+        "the players still in take the places left at random, from the game's seed (UECda: "
+        "20); None: never", (None,), low=2, high=MAX_STALEMATE,
+        samples=(None, None, None, 2, 3, 20), param=RuleParam.STALEMATE_PASSES))
     observation: Observation = field(
         default="standard",
         metadata=option(

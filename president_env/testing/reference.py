@@ -118,8 +118,8 @@ class ReferenceGame(Exchange, History, Uecda):
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
     ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
-    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held``, ``jack_back`` and
-    ``six_reversed``, and the history ``seat_played``, ``seat_passed`` and ``recent`` (as in
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held``, ``jack_back``,
+    ``six_reversed`` and ``pass_run``, and the history ``seat_played``, ``seat_passed`` and ``recent`` (as in
     the engine's State).
     """
 
@@ -176,6 +176,7 @@ class ReferenceGame(Exchange, History, Uecda):
         self.revolution = False
         self.jack_back = False
         self.six_reversed = False
+        self.pass_run = 0
         self.pending = False
         """``next_trick``: a revolution waits for the end of the trick."""
         self.row_rank = -1
@@ -313,7 +314,9 @@ class ReferenceGame(Exchange, History, Uecda):
     def _pass(self) -> None:
         self._note_pass(self.current)
         self.passed[self.current] = True
-        if self._trick_over():
+        if self._stalls():  # stalemate_passes
+            self._end_deal()
+        elif self._trick_over():
             self._new_trick(leader=self.last_player)
         else:
             self.current = self._next_to_act(self.current)
@@ -345,6 +348,7 @@ class ReferenceGame(Exchange, History, Uecda):
 
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
+        self.pass_run = 0
         if not self.rules.pass_is_final:
             self.passed = [False] * self.num_players
 

@@ -122,6 +122,7 @@ def observe_kernel(  # type: ignore[no-untyped-def]
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     jacks = rp[RuleParam.JACK_BACK] != 0
     sixes = rp[RuleParam.SIX_REVERSES] != 0
+    stale = rp[RuleParam.STALEMATE_PASSES] != 0
     history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 under "standard")
     record = rp[RuleParam.OBSERVATION] == 2  # the record block (size 0 unless "record")
     for b in range(lo, hi):
@@ -177,6 +178,8 @@ def observe_kernel(  # type: ignore[no-untyped-def]
             _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
         if jacks:
             out[b, off[ObsBlock.JACK_BACK]] = _flag(st.jack_back[b])
+        if stale:
+            out[b, off[ObsBlock.PASS_RUN]] = st.pass_run[b]
         if history:
             _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
             _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)

@@ -15,7 +15,9 @@ rules: with ``play_on_own`` the trick ends only when the last player to play has
 (:func:`_trick_won`), so he may play again on his own play; with ``jack_back`` a play
 holding a J (:func:`_holds_rank`) toggles ``jack_back`` until the trick ends, and the order in
 force is ``revolution != jack_back``; with ``six_reverses`` a play holding a 6 toggles
-``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends.
+``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends;
+with ``stalemate_passes`` that many passes in a row (``pass_run``) end the deal, the players
+still in ranked from the game's seed (:func:`~._deal.rank_the_rest`).
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -34,7 +36,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
+from president_env.core._kernels._deal import (
+    best_card,
+    end_deal,
+    give,
+    rank_the_rest,
+    seat_with_title,
+)
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._types import (
     NUM_ASKS,
@@ -161,6 +169,14 @@ def _holds_rank(on, kind, rank, size, r):  # type: ignore[no-untyped-def]
     if kind == Kind.SET:
         return rank == r
     return kind == Kind.RUN and rank <= r < rank + size
+
+
+@kernel(inline="always")
+def _turn(jack_back, six_reversed, b, jacks, sixes, kind, rank, size):  # type: ignore[no-untyped-def]
+    """A play holding a J turns the order until the trick ends (``jacks``: ``jack_back``),
+    one holding a 6 the direction of play until the deal ends (``sixes``: ``six_reverses``)."""
+    jack_back[b] = jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
+    six_reversed[b] = six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
 
 
 @kernel(inline="always")
@@ -305,6 +321,15 @@ def _ask(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
         st.to_return[b, p] = i + 1
 
 
+@kernel(inline="always")
+def _exchange_move(rp, st: Arrays, b, p, kind, card):  # type: ignore[no-untyped-def]
+    """A move of the exchange: an ask (``president_asks``) or a card given back."""
+    if kind == Kind.ASK:
+        _ask(rp, st, b, p, card)
+    else:
+        _return_card(rp, st, b, p, card)
+
+
 @kernel
 def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
     """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
@@ -333,6 +358,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     own = rp[RuleParam.PLAY_ON_OWN] != 0
     jacks = rp[RuleParam.JACK_BACK] != 0
     sixes = rp[RuleParam.SIX_REVERSES] != 0
+    stale = rp[RuleParam.STALEMATE_PASSES]
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -342,10 +368,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             continue
         p = st.current[b]
         if st.phase[b] == Phase.EXCHANGE:
-            if tab.kind[a] == Kind.ASK:
-                _ask(rp, st, b, p, tab.card[a])
-            else:
-                _return_card(rp, st, b, p, tab.card[a])
+            _exchange_move(rp, st, b, p, tab.kind[a], tab.card[a])
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
@@ -356,7 +379,12 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if history:
                 _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b],
                            st.pile_size[b])
+            st.pass_run[b] += 1
+            if st.pass_run[b] == stale:  # stalemate_passes (0: never) end the deal
+                rank_the_rest(rp, st, b)
+                continue
         else:
+            st.pass_run[b] = 0
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b] != st.jack_back[b]  # the order in force
@@ -370,10 +398,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                     st.pending[b] = not st.pending[b]
                 else:
                     st.revolution[b] = not st.revolution[b]
-            # 11-back (jack_back), until the trick ends
-            st.jack_back[b] = st.jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
-            # 6-revers (six_reverses), for the rest of the deal
-            st.six_reversed[b] = st.six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
+            _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size

@@ -64,6 +64,7 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "ask_held": (np.int8, ("K",)),
     "jack_back": (np.bool_, ()),
     "six_reversed": (np.bool_, ()),
+    "pass_run": (np.int16, ()),
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
@@ -109,6 +110,7 @@ class Arrays(NamedTuple):
     ask_held: np.ndarray
     jack_back: np.ndarray
     six_reversed: np.ndarray
+    pass_run: np.ndarray
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
