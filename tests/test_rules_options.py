@@ -133,6 +133,10 @@ def test_rule_param_slots_are_fixed() -> None:
         "OBSERVATION": 21,
         "RUNS_DISJOINT": 22,
         "RUN_REVOLUTION": 23,
+        "PLAY_ON_OWN": 24,
+        "JACK_BACK": 25,
+        "SIX_REVERSES": 26,
+        "STALEMATE_PASSES": 27,
     }
 
 
@@ -163,6 +167,10 @@ def _params_by_hand(r: Rules) -> list[int]:
         OBSERVATIONS.index(r.observation),
         int(r.runs_disjoint),
         r.run_revolution or 0,
+        int(r.play_on_own),
+        int(r.jack_back),
+        int(r.six_reverses),
+        r.stalemate_passes or 0,
     ]
 
 

@@ -35,6 +35,9 @@ from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
 NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
+UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
+                 "six_reverses", "stalemate_passes")
+"""The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
     "next_trick": Rules(  # two decks: random players seldom hold and play four of a kind
@@ -103,7 +106,8 @@ def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes:
     got = tuple(layout.slices[n].stop - layout.slices[n].start for n in NEW_BLOCKS)
     assert got == sizes
     assert layout.size == base.size + sum(sizes)
-    later = (*NEW_BLOCKS, "seat_played", "seat_passed", "recent", "record")  # (empty: history)
+    later = (*NEW_BLOCKS, "jack_back", "pass_run", "seat_played", "seat_passed", "recent",
+             "record")
     assert [layout.slices[n] for n in base.slices if n not in later] == [
         base.slices[n] for n in base.slices if n not in later
     ]  # the blocks of the default observation stay where they were
@@ -368,9 +372,13 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules.preset("daifugo_full", bombs=None, revolution_timing="immediate"),
          ("revolution_timing", "bombs")),
         (VARIANTS["all"], tuple(n for n in LATER_OPTIONS
-                                if n not in ("observation", "runs_disjoint", "run_revolution"))),
+                                if n not in ("observation", *UECDA_OPTIONS))),
         (Rules(runs=True, runs_disjoint=True), ("runs_disjoint",)),
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
+        (Rules(play_on_own=True), ("play_on_own",)),
+        (Rules(jack_back=True), ("jack_back",)),
+        (Rules(six_reverses=True), ("six_reverses",)),
+        (Rules(stalemate_passes=20), ("stalemate_passes",)),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.kernels._cache import kernel
 from president_env.core.actions import ActionLayout
-from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
+from president_env.core.constants import JACK, JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
 from president_env.core.rules import RuleParam
 
 
@@ -114,6 +114,17 @@ def revolts(k, r, n, row_rank, row_count, rp):  # type: ignore[no-untyped-def]
         and r == row_rank
         and row_count == 3
     )
+
+
+@kernel(inline="always")
+def jack_turns(k, r, n, rp):  # type: ignore[no-untyped-def]
+    """``jack_back``: the play (kind, rank, size) holds a J (a set of Js, a run through the J),
+    so it reverses the order until the trick ends."""
+    if rp[RuleParam.JACK_BACK] == 0:
+        return False
+    if k == Kind.SET:
+        return r == JACK
+    return k == Kind.RUN and r <= JACK < r + n
 
 
 @kernel(inline="always")

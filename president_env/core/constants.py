@@ -23,6 +23,10 @@ TOP = NUM_RANKS - 1
 """Rank of the 2, the top rank in the usual order."""
 EIGHT = 5
 """Rank of the 8 (``eight_clears``)."""
+SIX = 3
+"""Rank of the 6 (``six_reverses``)."""
+JACK = 8
+"""Rank of the J (``jack_back``)."""
 MIN_RUN = 3
 """Fewest cards in a run."""
 HISTORY_LEN = 8

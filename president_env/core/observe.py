@@ -30,7 +30,8 @@ name                 size         content
 ``deal``             1            index of the current deal divided by the number of deals
 ``pending``          1 or 0       1 while a revolution is pending (``revolution_timing=
                                   "next_trick"``: it takes effect as the trick ends)
-``direction``        1 or 0       1 while play goes to the right (``western_revolution``)
+``direction``        1 or 0       1 while play goes to the right (``western_revolution``,
+                                  ``six_reverses``)
 ``row``              14 or 0      ``western_revolution``: one-hot rank of the row of single
                                   cards in this trick (13), then how many in a row / 4
 ``asks_left``        1 or 0       ``president_asks``: asks the President still has to make
@@ -38,6 +39,10 @@ name                 size         content
                                   deal's exchange
 ``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
                                   held (so that card went to the President)
+``jack_back``        1 or 0       ``jack_back``: 1 while a J has reversed the order until the
+                                  trick ends (the order in force: ``revolution`` XOR this)
+``pass_run``         1 or 0       ``stalemate_passes``: passes in a row this deal, across
+                                  tricks (that many end the deal)
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -58,8 +63,8 @@ name                 size         content
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12): each has size 0 unless its option is on, so the observation of rules without them
-is unchanged. The last four, the history of the deal, have size 0 unless
+section 12), ``jack_back`` and ``pass_run`` to rules of the UECda server: each has size 0 unless its option is
+on, so the observation of rules without them is unchanged. The last four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
 one, and the history one the prefix of the record one (what
@@ -119,10 +124,12 @@ class ObsBlock(IntEnum):
     ASKS_LEFT = 23
     ASKED = 24
     ASK_HELD = 25
-    SEAT_PLAYED = 26
-    SEAT_PASSED = 27
-    RECENT = 28
-    RECORD = 29
+    JACK_BACK = 26
+    PASS_RUN = 27
+    SEAT_PLAYED = 28
+    SEAT_PASSED = 29
+    RECENT = 30
+    RECORD = 31
 
 
 ROW_SIZE = NUM_RANKS + 1
@@ -168,11 +175,13 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.TO_RETURN: 1,
         ObsBlock.DEAL: 1,
         ObsBlock.PENDING: int(rules.revolution_timing == "next_trick"),
-        ObsBlock.DIRECTION: int(western),
+        ObsBlock.DIRECTION: int(western or rules.six_reverses),
         ObsBlock.ROW: ROW_SIZE if western else 0,
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
+        ObsBlock.JACK_BACK: int(rules.jack_back),
+        ObsBlock.PASS_RUN: int(rules.stalemate_passes is not None),
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,

@@ -56,6 +56,15 @@ class RuleParam(IntEnum):
     """1 when a run beats a run only from above its top card (no shared rank)."""
     RUN_REVOLUTION = 23
     """Least length of a run that starts a revolution; 0 for none."""
+    PLAY_ON_OWN = 24
+    """1 when a trick ends only once the last player to play has passed too (UECda)."""
+    JACK_BACK = 25
+    """1 when a play holding a J reverses the order until the trick ends (UECda 11-back)."""
+    SIX_REVERSES = 26
+    """1 when a play holding a 6 reverses the direction of play for the deal (UECda)."""
+    STALEMATE_PASSES = 27
+    """Passes in a row (across tricks) that end the deal, the players left ranked at random;
+    0 for none."""
 
 
 # ---------------------------------------------------------------------------- option metadata

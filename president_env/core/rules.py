@@ -92,6 +92,8 @@ PRESET_SOURCES: dict[str, str] = {
 
 
 MAX_DEALS = 10_000
+MAX_STALEMATE = 10_000
+"""Most passes in a row that ``stalemate_passes`` may ask for (the state counts them in int16)."""
 MAX_OPTION_INT = 2**63 - 1
 """Largest integer option (in size): the engine holds the options as int64 (``rule_params``)."""
 
@@ -218,68 +220,26 @@ class Rules:
             param=RuleParam.TARGET_SCORE,
         ),
     )
-    revolution_timing: RevolutionTiming = field(
-        default="immediate",
-        metadata=option(
-            'when a revolution reverses the order: "immediate", or "next_trick" (pending, public, '
-            "until the trick ends)",
-            REVOLUTION_TIMINGS,
-            param=RuleParam.REVOLUTION_NEXT_TRICK,
-            requires="revolution",
-        ),
-    )
-    western_revolution: bool = field(
-        default=False,
-        metadata=option(
-            "a revolution also reverses the direction of play; four single cards of one rank "
-            "in a row in a trick also start one",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.WESTERN_REVOLUTION,
-            requires="revolution",
-        ),
-    )
-    bombs: int | None = field(
-        default=None,
-        metadata=option(
-            "least size of a bomb: a set that may be played on any pile, in turn, and clears it",
-            (None,),
-            low=4,
-            samples=(None, None, 4, 5, 6),
-            param=RuleParam.BOMBS,
-        ),
-    )
-    runs_mixed_suits: bool = field(
-        default=False,
-        metadata=option(
-            "a run may mix suits (one action per ranks, no suit)",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.RUNS_MIXED_SUITS,
-            requires="runs",
-        ),
-    )
-    max_run_length: int | None = field(
-        default=None,
-        metadata=option(
-            "longest run allowed (jokers counted); None: no limit",
-            (None,),
-            low=3,
-            samples=(None, None, 3, 4, 5),
-            param=RuleParam.MAX_RUN_LENGTH,
-            requires="runs",
-        ),
-    )
-    president_asks: bool = field(
-        default=False,
-        metadata=option(
-            "in the exchange the President names the two cards the Bum gives (ask actions)",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.PRESIDENT_ASKS,
-            requires="exchange_on",
-        ),
-    )
+    revolution_timing: RevolutionTiming = field(default="immediate", metadata=option(
+        'when a revolution reverses the order: "immediate", or "next_trick" (pending, public, '
+        "until the trick ends)", REVOLUTION_TIMINGS, param=RuleParam.REVOLUTION_NEXT_TRICK,
+        requires="revolution"))
+    western_revolution: bool = field(default=False, metadata=option(
+        "a revolution also reverses the direction of play; four single cards of one rank "
+        "in a row in a trick also start one", BOOL, samples=(False, False, True),
+        param=RuleParam.WESTERN_REVOLUTION, requires="revolution"))
+    bombs: int | None = field(default=None, metadata=option(
+        "least size of a bomb: a set that may be played on any pile, in turn, and clears it",
+        (None,), low=4, samples=(None, None, 4, 5, 6), param=RuleParam.BOMBS))
+    runs_mixed_suits: bool = field(default=False, metadata=option(
+        "a run may mix suits (one action per ranks, no suit)", BOOL,
+        samples=(False, False, True), param=RuleParam.RUNS_MIXED_SUITS, requires="runs"))
+    max_run_length: int | None = field(default=None, metadata=option(
+        "longest run allowed (jokers counted); None: no limit", (None,), low=3,
+        samples=(None, None, 3, 4, 5), param=RuleParam.MAX_RUN_LENGTH, requires="runs"))
+    president_asks: bool = field(default=False, metadata=option(
+        "in the exchange the President names the two cards the Bum gives (ask actions)", BOOL,
+        samples=(False, False, True), param=RuleParam.PRESIDENT_ASKS, requires="exchange_on"))
     runs_disjoint: bool = field(default=False, metadata=option(
         "a run beats a run of its length only with every card above the other's highest "
         "(below its lowest in a revolution): the two share no rank (UECda)",
@@ -288,6 +248,23 @@ class Rules:
         "least length of a run that starts a revolution, as a set of four does (UECda: 5); "
         "None: no run does", (None,), low=3, samples=(None, None, 5, 3),
         param=RuleParam.RUN_REVOLUTION, requires="revolution"))
+    play_on_own: bool = field(default=False, metadata=option(
+        "a trick ends only when every player still in has passed, the last one to play too: "
+        "he may play again on his own play (UECda)", BOOL, samples=(False, False, True),
+        param=RuleParam.PLAY_ON_OWN))
+    jack_back: bool = field(default=False, metadata=option(
+        "a play holding a J (a set of Js, jokers standing in; a run through the J) reverses "
+        "the order until the trick ends (UECda 11-back)", BOOL, samples=(False, False, True),
+        param=RuleParam.JACK_BACK))
+    six_reverses: bool = field(default=False, metadata=option(
+        "a play holding a 6 (as a J does for jack_back) reverses the direction of play for the "
+        "rest of the deal (UECda 6-revers)", BOOL, samples=(False, False, True),
+        param=RuleParam.SIX_REVERSES))
+    stalemate_passes: int | None = field(default=None, metadata=option(
+        "passes in a row, across tricks (any play starts the count again), that end the deal: "
+        "the players still in take the places left at random, from the game's seed (UECda: "
+        "20); None: never", (None,), low=2, high=MAX_STALEMATE,
+        samples=(None, None, None, 2, 3, 20), param=RuleParam.STALEMATE_PASSES))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -401,8 +378,10 @@ class Rules:
     @property
     def record_length(self) -> int:
         """The most moves a deal's play can make: every play takes a card, and between two plays
-        (and after the last) each seat passes at most once: ``num_cards * P + P``."""
-        return self.num_cards * self.num_players + self.num_players
+        (and after the last) each seat passes at most once: ``num_cards * P + P`` (the last
+        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``)."""
+        passes = self.num_players + int(self.play_on_own)  # (at most, between two plays)
+        return self.num_cards * passes + passes
 
     @property
     def moves_kept(self) -> int:

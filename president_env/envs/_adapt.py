@@ -92,6 +92,7 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
         "asks_left": 2,  # (blocks of size 0 when their option is off)
         "asked": 2,  # the same card may be named twice
         "ask_held": 2,
+        "pass_run": rules.stalemate_passes or 1,
     }
     bounds.update(history_bounds(rules))  # (size 0 under observation="standard")
     high = np.ones(layout.size, np.float32)

@@ -81,20 +81,23 @@ def describe_pile(
 
 
 def order_words(rules: Rules, state: State, game: int = 0) -> list[str]:
-    """The rank order, then (with their options) a pending revolution and the direction of
-    play: ``["usual order", "revolution pending", "play to the left"]``."""
+    """The rank order, then (with their options) a pending revolution, an 11-back and the
+    direction of play: ``["usual order", "revolution pending", "play to the left"]``."""
     words = ["REVOLUTION (order reversed)" if state.revolution[game] else "usual order"]
     if rules.revolution_timing == "next_trick" and state.pending[game]:
         words.append("revolution pending")
-    if rules.western_revolution:
-        words.append(f"play to the {direction_word(state, game)}")
+    if rules.jack_back and state.jack_back[game]:
+        words.append("11-back (order reversed until the trick ends)")
+    if rules.western_revolution or rules.six_reverses:
+        words.append(f"play to the {direction_word(state, game, rules.western_revolution)}")
     return words
 
 
-def direction_word(state: State, game: int = 0) -> str:
-    """``"right"`` while play goes to the right (``western_revolution`` and a revolution in
-    effect), else ``"left"``."""
-    return "right" if state.revolution[game] else "left"
+def direction_word(state: State, game: int = 0, western: bool = True) -> str:
+    """``"right"`` while play goes to the right (``western`` (``western_revolution``) and a
+    revolution in effect, the other way round while ``six_reversed``), else ``"left"``."""
+    right = bool(western and state.revolution[game]) != bool(state.six_reversed[game])
+    return "right" if right else "left"
 
 
 def row_text(rules: Rules, state: State, game: int = 0) -> str | None:

@@ -62,6 +62,9 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     server): a run beats a run of its length only when its lowest card is above the pile's
     highest (in a revolution, its highest below the pile's lowest). ``run_revolution=n``: with
     ``revolution``, a run of ``n`` or more cards starts a revolution as a set of four does.
+    ``play_on_own``: a trick ends only when every player holding cards has passed, the last
+    player who played too (who may play again on his own play while the others have passed).
+    The others of the UECda server: :mod:`president_env.testing.reference_uecda`.
 15. ``president_asks``: the Bum's two best cards do not go; the President asks
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
@@ -102,20 +105,22 @@ from president_env.testing.reference_plays import (
     runs_in_hand,
     sets_in_hand,
 )
+from president_env.testing.reference_uecda import Uecda
 
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
 
 
-class ReferenceGame(Exchange, History):
+class ReferenceGame(Exchange, History, Uecda):
     """One game of President (one or more deals), stepped one action at a time.
 
     Public state (read it, do not write it): ``phase``, ``current``, ``hands``, ``pile_kind``,
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
     ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
-    ``row_rank``, ``row_count``, ``asks_left``, ``asked`` and ``ask_held``, and the history
-    ``seat_played``, ``seat_passed`` and ``recent`` (as in the engine's State).
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held``, ``jack_back``,
+    ``six_reversed`` and ``pass_run``, and the history ``seat_played``, ``seat_passed`` and ``recent`` (as in
+    the engine's State).
     """
 
     def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
@@ -169,6 +174,9 @@ class ReferenceGame(Exchange, History):
         self.place: list[int] = [-1] * players
         self.passed: list[bool] = [False] * players
         self.revolution = False
+        self.jack_back = False
+        self.six_reversed = False
+        self.pass_run = 0
         self.pending = False
         """``next_trick``: a revolution waits for the end of the trick."""
         self.row_rank = -1
@@ -209,11 +217,11 @@ class ReferenceGame(Exchange, History):
     # ------------------------------------------------------------------ order of ranks
     def _key(self, rank: int) -> int:
         """Strength of a rank in the order in effect (higher is stronger)."""
-        return NUM_RANKS - 1 - rank if self.revolution else rank
+        return NUM_RANKS - 1 - rank if self.reversed_order else rank
 
     def _top_rank(self) -> int:
         """The rank that is highest in the order in effect."""
-        return Rank.THREE if self.revolution else Rank.TWO
+        return Rank.THREE if self.reversed_order else Rank.TWO
 
     # ------------------------------------------------------------------ what a hand can play
     def _plays_in_hand(self, seat: int, with_runs: bool) -> list[Play]:
@@ -240,10 +248,10 @@ class ReferenceGame(Exchange, History):
             if kind != Kind.RUN:
                 return False
             if self.rules.runs_disjoint:  # no rank in common: wholly above (below) the pile
-                if self.revolution:
+                if self.reversed_order:
                     return rank + size - 1 < self.pile_rank
                 return rank > self.pile_rank + size - 1
-            if self.revolution:  # a lower run beats in a revolution
+            if self.reversed_order:  # a lower run beats in a revolution
                 return rank < self.pile_rank or (equal_ok and rank == self.pile_rank)
             return rank > self.pile_rank or (equal_ok and rank == self.pile_rank)
         if pile == Kind.JOKERS:  # only an equal jokers-only set, and only with allow_equal
@@ -306,7 +314,9 @@ class ReferenceGame(Exchange, History):
     def _pass(self) -> None:
         self._note_pass(self.current)
         self.passed[self.current] = True
-        if self._trick_over():
+        if self._stalls():  # stalemate_passes
+            self._end_deal()
+        elif self._trick_over():
             self._new_trick(leader=self.last_player)
         else:
             self.current = self._next_to_act(self.current)
@@ -334,9 +344,11 @@ class ReferenceGame(Exchange, History):
         row_of_four = self._extend_row(kind, rank, size)
         if four or row_of_four:
             self._revolt()
+        self._note_jack_and_six(kind, rank, size)
 
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
+        self.pass_run = 0
         if not self.rules.pass_is_final:
             self.passed = [False] * self.num_players
 
@@ -383,6 +395,7 @@ class ReferenceGame(Exchange, History):
             self.revolution = not self.revolution
             self.pending = False
         self._reset_row()
+        self.jack_back = False
 
     def _clears(self, kind: Kind, rank: int, size: int) -> bool:
         """Whether a play clears the pile (in the order in effect when it is played)."""
@@ -403,18 +416,21 @@ class ReferenceGame(Exchange, History):
         return sum(1 for seat in range(self.num_players) if self._holds_cards(seat))
 
     def _trick_over(self) -> bool:
-        """Every player holding cards, other than the last player who played, has passed."""
+        """Every player holding cards, other than the last player who played, has passed (with
+        ``play_on_own``, the last player too)."""
+        own = self.rules.play_on_own
         return all(
             self.passed[seat]
             for seat in range(self.num_players)
-            if seat != self.last_player and self._holds_cards(seat)
+            if (own or seat != self.last_player) and self._holds_cards(seat)
         )
 
     @property
     def direction(self) -> int:
         """+1 while play goes to the left (seat i+1); -1 to the right (``western_revolution``
-        during a revolution)."""
-        return -1 if self.rules.western_revolution and self.revolution else 1
+        during a revolution; the other way round while ``six_reversed``)."""
+        western = self.rules.western_revolution and self.revolution
+        return -1 if western != self.six_reversed else 1
 
     def _next_to_act(self, seat: int) -> int:
         """The next seat in the direction of play that holds cards and has not passed."""

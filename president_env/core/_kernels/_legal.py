@@ -4,7 +4,8 @@ random legal action per row.
 Following a play, a set must match the pile's size and beat its rank (or equal it with
 ``allow_equal``), a jokers-only set follows a set of its size (or, with ``allow_equal``,
 another jokers-only set), a run follows a run of its length from a higher bottom; leading,
-anything held may be played. In a revolution the rank order is reversed.
+anything held may be played. In a revolution the rank order is reversed (and, with
+``jack_back``, after a J in the trick: the order in force is revolution XOR 11-back).
 
 Variants: with ``bombs`` every set (or jokers-only set) of at least that many cards held may
 also be played on any pile; with ``runs_mixed_suits`` a run counts the natural cards of its
@@ -156,7 +157,8 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
             else:
                 _mask_gives(hands, b, p, lay.give_base, lay.num_give, out, b)
         elif phase == Phase.PLAY:
-            pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], st.revolution[b])
+            rev = st.revolution[b] != st.jack_back[b]  # (jack_back: the order in force)
+            pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], rev)
             if pile.kind != Kind.PASS:
                 out[b, PASS_ACTION] = True
             if pile.kind == Kind.PASS or pile.kind == Kind.SET:

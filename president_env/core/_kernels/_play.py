@@ -10,7 +10,14 @@ pile; with ``revolution_timing="next_trick"`` a revolving play toggles ``pending
 end of the trick applies before the next leader is found; with ``western_revolution`` play
 turns to the right during a revolution (:func:`direction`) and a row of four single natural
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
-President's asks (``Kind.ASK``), answered at once from the Bum's hand.
+President's asks (``Kind.ASK``), answered at once from the Bum's hand. The UECda server's
+rules: with ``play_on_own`` the trick ends only when the last player to play has passed too
+(:func:`_trick_won`), so he may play again on his own play; with ``jack_back`` a play
+holding a J (:func:`_holds_rank`) toggles ``jack_back`` until the trick ends, and the order in
+force is ``revolution != jack_back``; with ``six_reverses`` a play holding a 6 toggles
+``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends;
+with ``stalemate_passes`` that many passes in a row (``pass_run``) end the deal, the players
+still in ranked from the game's seed (:func:`~._deal.rank_the_rest`).
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -29,7 +36,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
+from president_env.core._kernels._deal import (
+    best_card,
+    end_deal,
+    give,
+    rank_the_rest,
+    seat_with_title,
+)
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._types import (
     NUM_ASKS,
@@ -39,10 +52,12 @@ from president_env.core._kernels._types import (
 )
 from president_env.core.constants import (
     EIGHT,
+    JACK,
     JOKER,
     NUM_CARDS,
     NUM_RANKS,
     NUM_SUITS,
+    SIX,
     TOP,
     Kind,
     Phase,
@@ -145,6 +160,26 @@ def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def _holds_rank(on, kind, rank, size, r):  # type: ignore[no-untyped-def]
+    """With ``on`` (its option's flag), whether a play holds a card of rank ``r``: a set of
+    that rank (jokers standing in count) or a run through it; never jokers alone. A J turns
+    the order until the trick ends (``jack_back``), a 6 the direction (``six_reverses``)."""
+    if not on:
+        return False
+    if kind == Kind.SET:
+        return rank == r
+    return kind == Kind.RUN and rank <= r < rank + size
+
+
+@kernel(inline="always")
+def _turn(jack_back, six_reversed, b, jacks, sixes, kind, rank, size):  # type: ignore[no-untyped-def]
+    """A play holding a J turns the order until the trick ends (``jacks``: ``jack_back``),
+    one holding a 6 the direction of play until the deal ends (``sixes``: ``six_reverses``)."""
+    jack_back[b] = jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
+    six_reversed[b] = six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
+
+
+@kernel(inline="always")
 def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
     """If ``p`` holds no card, the next place is theirs; returns whether they went out."""
     for c in range(NUM_CARDS):
@@ -167,11 +202,12 @@ def next_active(place, passed, b, seat, n_players, skip_passed, d):  # type: ign
 
 
 @kernel(inline="always")
-def direction(western, revolution):  # type: ignore[no-untyped-def]
+def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def]
     """Direction of play: -1 (to the right) in a revolution with ``western_revolution``
-    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left). (Scalars only: handing ``rp`` to
-    a helper in a game loop costs a reference count per call.)"""
-    return -1 if western and revolution else 1
+    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left); the other way round while
+    ``six_reversed`` (``six_reverses``). (Scalars only: handing ``rp`` to a helper in a game
+    loop costs a reference count per call.)"""
+    return -1 if (western and revolution) != six_reversed else 1
 
 
 @kernel(inline="always")
@@ -191,10 +227,11 @@ def new_trick(  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _trick_won(place, passed, b, last_player, n_players):  # type: ignore[no-untyped-def]
-    """Whether everyone else still holding cards has passed since the top play."""
+def _trick_won(place, passed, b, last_player, n_players, own):  # type: ignore[no-untyped-def]
+    """Whether everyone else still holding cards has passed since the top play (with ``own``,
+    ``play_on_own``: everyone, the last player too)."""
     for q in range(n_players):
-        if q != last_player and place[b, q] < 0 and not passed[b, q]:
+        if (own or q != last_player) and place[b, q] < 0 and not passed[b, q]:
             return False
     return True
 
@@ -284,6 +321,15 @@ def _ask(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
         st.to_return[b, p] = i + 1
 
 
+@kernel(inline="always")
+def _exchange_move(rp, st: Arrays, b, p, kind, card):  # type: ignore[no-untyped-def]
+    """A move of the exchange: an ask (``president_asks``) or a card given back."""
+    if kind == Kind.ASK:
+        _ask(rp, st, b, p, card)
+    else:
+        _return_card(rp, st, b, p, card)
+
+
 @kernel
 def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
     """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
@@ -309,6 +355,10 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0
     variants = next_trick or western  # what the end of a trick has to apply
     bombs = rp[RuleParam.BOMBS]
+    own = rp[RuleParam.PLAY_ON_OWN] != 0
+    jacks = rp[RuleParam.JACK_BACK] != 0
+    sixes = rp[RuleParam.SIX_REVERSES] != 0
+    stale = rp[RuleParam.STALEMATE_PASSES]
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -318,10 +368,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             continue
         p = st.current[b]
         if st.phase[b] == Phase.EXCHANGE:
-            if tab.kind[a] == Kind.ASK:
-                _ask(rp, st, b, p, tab.card[a])
-            else:
-                _return_card(rp, st, b, p, tab.card[a])
+            _exchange_move(rp, st, b, p, tab.kind[a], tab.card[a])
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
@@ -332,10 +379,15 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if history:
                 _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b],
                            st.pile_size[b])
+            st.pass_run[b] += 1
+            if st.pass_run[b] == stale:  # stalemate_passes (0: never) end the deal
+                rank_the_rest(rp, st, b)
+                continue
         else:
+            st.pass_run[b] = 0
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
-            rev = st.revolution[b]
+            rev = st.revolution[b] != st.jack_back[b]  # the order in force
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
                   tab.suit[a], taken)
             revolts = _revolts(rp, kind, size)
@@ -345,7 +397,8 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 if next_trick:
                     st.pending[b] = not st.pending[b]
                 else:
-                    st.revolution[b] = not rev
+                    st.revolution[b] = not st.revolution[b]
+            _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -358,12 +411,13 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 continue
             if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
                 winner = p
-        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
+        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own):
             winner = st.last_player[b]
         if winner >= 0 and variants:  # a pending revolution first, then the next leader
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
-        d = direction(western, st.revolution[b])
+        d = direction(western, st.revolution[b], st.six_reversed[b])
         if winner >= 0:
+            st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
         else:

@@ -62,6 +62,9 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "asks_left": (np.int8, ()),
     "asked": (np.int8, ("K",)),
     "ask_held": (np.int8, ("K",)),
+    "jack_back": (np.bool_, ()),
+    "six_reversed": (np.bool_, ()),
+    "pass_run": (np.int16, ()),
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
@@ -105,6 +108,9 @@ class Arrays(NamedTuple):
     asks_left: np.ndarray
     asked: np.ndarray
     ask_held: np.ndarray
+    jack_back: np.ndarray
+    six_reversed: np.ndarray
+    pass_run: np.ndarray
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
@@ -150,7 +156,8 @@ class Pile(NamedTuple):
     """Rank of a set, bottom rank of a run, -1 for jokers alone or no play."""
     size: int
     rev: bool
-    """The rank order is reversed (revolution)."""
+    """The rank order in force is reversed (revolution, or with ``jack_back`` revolution XOR
+    11-back)."""
 
 
 assert tuple(STATE_DTYPES) == Arrays._fields
