@@ -133,6 +133,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "OBSERVATION": 21,
         "RUNS_DISJOINT": 22,
         "RUN_REVOLUTION": 23,
+        "EXACT_PLAYS": 24,
     }
 
 
@@ -163,6 +164,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         OBSERVATIONS.index(r.observation),
         int(r.runs_disjoint),
         r.run_revolution or 0,
+        int(r.exact_plays),
     ]
 
 

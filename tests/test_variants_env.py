@@ -368,9 +368,11 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules.preset("daifugo_full", bombs=None, revolution_timing="immediate"),
          ("revolution_timing", "bombs")),
         (VARIANTS["all"], tuple(n for n in LATER_OPTIONS
-                                if n not in ("observation", "runs_disjoint", "run_revolution"))),
+                                if n not in ("observation", "runs_disjoint", "run_revolution",
+                                             "exact_plays"))),
         (Rules(runs=True, runs_disjoint=True), ("runs_disjoint",)),
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
+        (Rules(exact_plays=True), ("exact_plays",)),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -56,6 +56,8 @@ class RuleParam(IntEnum):
     """1 when a run beats a run only from above its top card (no shared rank)."""
     RUN_REVOLUTION = 23
     """Least length of a run that starts a revolution; 0 for none."""
+    EXACT_PLAYS = 24
+    """1 when each play names its exact cards (the set and run blocks of the layout differ)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -81,7 +83,7 @@ class Option:
     """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
     requires: str | None = None
     """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
-    ``"exchange_on"``) that must be true unless this option has its default value."""
+    ``"exchange_on"``, ...) that must be true unless this option has its default value."""
 
     def allows(self, value: Any) -> bool:
         if any(_same(value, c) for c in self.choices):
@@ -142,6 +144,15 @@ def option(
 
 
 BOOL = (True, False)
+
+REQUIREMENT_WORDS: dict[str, str] = {
+    "revolution": "revolution",
+    "runs": "runs",
+    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
+    "exact_possible": "one deck, at most one joker and runs of one suit (decks=1, or 'auto' "
+                      "with 3-6 players; jokers 0 or 1; runs_mixed_suits=False)",
+}
+"""The requirements of refining options (:attr:`Option.requires`) in words, for errors."""
 
 
 def _is_int(x: object) -> bool:

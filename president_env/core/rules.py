@@ -44,7 +44,7 @@ import numpy as np
 
 from president_env.core.cards import NUM_NATURAL
 from president_env.core.constants import HISTORY_LEN
-from president_env.core.options import BOOL, Option, RuleParam, option
+from president_env.core.options import BOOL, REQUIREMENT_WORDS, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
@@ -288,6 +288,10 @@ class Rules:
         "least length of a run that starts a revolution, as a set of four does (UECda: 5); "
         "None: no run does", (None,), low=3, samples=(None, None, 5, 3),
         param=RuleParam.RUN_REVOLUTION, requires="revolution"))
+    exact_plays: bool = field(default=False, metadata=option(
+        "each play names its exact cards: a set's suits, the joker's suit row, the joker's "
+        "place in a run (it may stand in for a card held; UECda)", BOOL,
+        samples=(False, False, True), param=RuleParam.EXACT_PLAYS, requires="exact_possible"))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -339,7 +343,7 @@ class Rules:
                 value = getattr(self, name)
                 if value != _DEFAULTS[name]:
                     raise ValueError(
-                        f"invalid Rules: {name}={value!r} refines {_REQUIREMENT_WORDS[opt.requires]}"
+                        f"invalid Rules: {name}={value!r} refines {REQUIREMENT_WORDS[opt.requires]}"
                         f", which is off; turn it on or leave {name} at {_DEFAULTS[name]!r}"
                     )
 
@@ -423,6 +427,11 @@ class Rules:
         return 4 * self.num_decks + self.num_jokers
 
     @property
+    def exact_possible(self) -> bool:
+        """Whether ``exact_plays`` may be on: one deck, at most one joker, one suit per run."""
+        return self.num_decks == 1 and self.num_jokers <= 1 and not self.runs_mixed_suits
+
+    @property
     def num_exchange_pairs(self) -> int:
         """1 (Bum and President) with 3 players, else 2 (and Vice-Bum with Vice-President)."""
         return 1 if self.num_players == 3 else 2
@@ -432,22 +441,7 @@ OPTIONS: Mapping[str, Option] = {f.name: f.metadata["option"] for f in dataclass
 """Every option of :class:`Rules`, in field order, with its metadata."""
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
-_REQUIREMENT_WORDS: dict[str, str] = {
-    "revolution": "revolution",
-    "runs": "runs",
-    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
-}
 
-
-def drop_unmet(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` (keyword arguments of :class:`Rules`) with every refining option whose
-    requirement is off set back to its default: what random rules draw from."""
-    out = dict(options)
-    probe = Rules(**{k: v for k, v in out.items() if OPTIONS[k].requires is None})
-    for name, opt in OPTIONS.items():
-        if opt.requires is not None and not getattr(probe, opt.requires):
-            out[name] = _DEFAULTS[name]
-    return out
 
 _DERIVED_PARAMS: dict[RuleParam, str] = {RuleParam.MAX_SET: "max_set_size"}
 """Slots of :func:`rule_params` that no single option fills: the property of Rules they hold."""

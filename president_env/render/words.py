@@ -65,7 +65,7 @@ def describe_pile(
         return "empty"
     rank, size = int(state.pile_rank[game]), int(state.pile_size[game])
     if kind == Kind.SET:
-        what = lay.name(lay.set_action(rank, size))
+        what = lay.name(lay.set_action(rank, size)).split(" (")[0]  # (exact_plays: no cards)
     elif kind == Kind.JOKERS:
         what = lay.name(lay.jokers_action(size))
     else:

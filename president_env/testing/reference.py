@@ -14,7 +14,11 @@ Decisions where ``RULES.md`` leaves a choice (shared with the engine):
 1. Cards are ``rank * 4 + suit`` (rank 0 = "3" .. 12 = "2"; clubs < diamonds < hearts < spades),
    ``52`` is the joker. Which cards an action plays is ``ActionLayout.cards_for``: natural cards
    first, lowest suit first, jokers only for missing places; a set or run holds at least one
-   natural card, and the jokers-only sets are separate actions.
+   natural card, and the jokers-only sets are separate actions. With ``exact_plays`` an action
+   names its cards (a set's suits and the joker's row, a run's joker place), and which of them
+   a hand can play is found here again
+   (:func:`~president_env.testing.reference_plays.exact_sets_in_hand`,
+   :func:`~president_env.testing.reference_plays.exact_runs_in_hand`).
 2. Leading: any set, jokers-only set or run the hand can make; no pass. Following: a pass is
    always legal; a play must be of the same kind (a jokers-only set counts as a set) and size and
    beat the pile (see :meth:`ReferenceGame._beats`).

@@ -82,7 +82,7 @@ def _recent(  # type: ignore[no-untyped-def]
         out[b, o + (seat - me + n_players) % n_players] = 1.0
         kind = kinds[a]
         out[b, o + n_players + kind] = 1.0
-        if kind == Kind.SET or kind == Kind.RUN:
+        if (kind == Kind.SET or kind == Kind.RUN) and ranks[a] >= 0:  # (-1: joker below 3)
             out[b, o + n_players + MOVE_KINDS + ranks[a]] = 1.0
         if kind != Kind.PASS:
             out[b, o + n_players + MOVE_KINDS + NUM_RANKS] = sizes[a] / MOVE_SIZE_SCALE

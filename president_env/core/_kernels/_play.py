@@ -22,7 +22,8 @@ those fields keep their values of the deal's start (zeros, ``recent`` -1).
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
 natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
-(mixed suits: the lowest suit held) for each place held and a joker for each other.
+(mixed suits: the lowest suit held) for each place held and a joker for each other; with
+``exact_plays`` an action names its cards (a set's suits and joker, a run's joker place).
 """
 
 from __future__ import annotations
@@ -57,10 +58,21 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
     size, suit, card: one row of the action tables) takes from ``hand`` (53 counts).
 
     A pass or an ask takes nothing; a run of suit -1 (mixed suits) takes the lowest suit held
-    of each rank; the hand is assumed able to make the play (see the mask).
+    of each rank; the hand is assumed able to make the play (see the mask). With
+    ``exact_plays`` a set's ``suit`` is the mask of its natural suits and ``card`` the joker's
+    row (-1: none), a run's ``card`` the joker's offset from its bottom (-1: none).
     """
     out[:] = 0
-    if kind == Kind.SET:
+    if kind == Kind.SET and suit >= 0:  # exact_plays
+        for u in range(NUM_SUITS):
+            out[rank * NUM_SUITS + u] = suit >> u & 1
+        out[JOKER] = 1 if card >= 0 else 0
+    elif kind == Kind.RUN and card >= 0:  # exact_plays, with the joker at offset card
+        for i in range(size):
+            if i != card:
+                out[(rank + i) * NUM_SUITS + suit] = 1
+        out[JOKER] = 1
+    elif kind == Kind.SET:
         need = size
         for u in range(NUM_SUITS):
             c = rank * NUM_SUITS + u
@@ -89,16 +101,16 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
 
 @kernel(inline="always")
 def _take(  # type: ignore[no-untyped-def]
-    hands, played, seat_played, history, b, p, kind, rank, size, suit, taken
+    hands, played, seat_played, history, b, p, kind, rank, size, suit, card, taken
 ):
     """Take the cards of a play from the hand of ``p`` into the public memory of cards played,
     per rank, and per seat if ``history`` (``taken``: int8 [53] scratch)."""
-    take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
+    take_cards(hands[b, p], kind, rank, size, suit, card, taken)
     lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
     if kind == Kind.SET:
         lo, hi = rank * NUM_SUITS, (rank + 1) * NUM_SUITS
-    elif kind == Kind.RUN:
-        lo, hi = rank * NUM_SUITS, (rank + size) * NUM_SUITS
+    elif kind == Kind.RUN:  # (run_joker_ends: the joker's place may lie outside the ranks)
+        lo, hi = max(rank, 0) * NUM_SUITS, min(rank + size, NUM_RANKS) * NUM_SUITS
     for c in range(lo, hi):
         hands[b, p, c] -= taken[c]
         played[b, c // NUM_SUITS] += taken[c]
@@ -337,7 +349,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             size = tab.size[a]
             rev = st.revolution[b]
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
-                  tab.suit[a], taken)
+                  tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True

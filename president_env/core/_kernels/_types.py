@@ -116,12 +116,13 @@ class PlayTables(NamedTuple):
 
     kind: np.ndarray
     rank: np.ndarray
-    """Rank of a set, bottom rank of a run, else -1."""
+    """Rank of a set, bottom rank of a run (-1 with the joker below the 3), else -1."""
     size: np.ndarray
     suit: np.ndarray
-    """Suit of a run, else -1."""
+    """Suit of a run; with ``exact_plays`` the natural suits of a set (a mask); else -1."""
     card: np.ndarray
-    """Card given back in the exchange, else -1."""
+    """Card given back in the exchange; with ``exact_plays`` the joker's row in a set, its
+    offset from the bottom in a run; else -1."""
 
 
 class MaskTables(NamedTuple):
@@ -130,6 +131,8 @@ class MaskTables(NamedTuple):
     run_suit: np.ndarray
     run_bottom: np.ndarray
     run_len: np.ndarray
+    run_joker: np.ndarray
+    """``exact_plays``: the joker's offset from the bottom (-1: none); else -1."""
     set_base: int
     joker_base: int
     run_base: int
