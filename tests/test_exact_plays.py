@@ -176,3 +176,73 @@ def test_the_agents_play_the_same_cards_as_without_exact_plays(agent: str) -> No
     assert all((a == b).all() for a, b in zip(ends[0][0], ends[1][0]))
     assert (ends[0][1] == ends[1][1]).all()
 
+
+# ---------------------------------------------------------------------------- lock (section 6)
+LOCK = dict(UECDA, lock=True)
+
+
+def _lock_state(game: Both) -> tuple[int, bool]:
+    """(pile_suits, locked) of the engine, checked equal to the reference's."""
+    got = int(game.state.pile_suits[0]), bool(game.state.locked[0])
+    assert got == (game.ref.pile_suits, game.ref.locked)
+    return got
+
+
+@pytest.mark.parametrize(("row", "locks"), [("JKh", True), ("JKd", False)])
+def test_the_jokers_row_decides_whether_a_set_locks(row: str, locks: bool) -> None:
+    """The rule text's example: H7+S7 on the field, then S9 + joker in row H locks; S9 +
+    joker in row D doesn't. Then only pairs of hearts and spades may follow, if locked."""
+    game = Both(Rules(**LOCK), ["7h 7s Kc", "9s JK 4c", "10d 10h 10s 4d", "5d", "5h"])
+    game.play("pair of 7 (7h 7s)")
+    assert _lock_state(game) == (0b1100, False)  # a lead does not lock
+    game.play(f"pair of 9 (9s {row})")
+    assert _lock_state(game) == ((0b1100, True) if locks else (0b1010, False))
+    pairs = {n for n in game.legal() if n.startswith("pair")}
+    assert pairs == ({"pair of 10 (10h 10s)"} if locks else
+                     {"pair of 10 (10d 10h)", "pair of 10 (10d 10s)", "pair of 10 (10h 10s)"})
+    obs = game.engine.observe(game.state)[0]
+    block = obs[game.engine.obs_layout.slices["lock"]]
+    assert block.tolist() == ([0, 0, 1, 1, 0, 1] if locks else [0, 1, 0, 1, 0, 0])
+
+
+def test_the_lock_holds_until_the_trick_ends() -> None:
+    game = Both(Rules(**LOCK), ["5h Kc Ac", "6h 4c", "7h 8h 7s", "3d", "3s"])
+    game.play("single 5 (5h)")
+    game.play("single 6 (6h)")
+    assert _lock_state(game) == (0b0100, True)
+    assert {n for n in game.legal() if n != "pass"} == {"single 7 (7h)", "single 8 (8h)"}
+    game.play("single 8 (8h)")
+    for _ in range(4):  # the other four pass: seat 2 leads a new trick, unlocked
+        game.play("pass")
+    assert int(game.state.current[0]) == game.ref.current == 2
+    assert _lock_state(game) == (0, False)
+    assert "single 7 (7s)" in game.legal()
+
+
+def test_a_lone_joker_ignores_the_lock_and_clears_it() -> None:
+    game = Both(Rules(**LOCK), ["5h Kc", "6h 4c", "JK 9s 9d", "3d", "3s"])
+    game.play("single 5 (5h)")
+    game.play("single 6 (6h)")
+    assert _lock_state(game) == (0b0100, True)
+    assert {n for n in game.legal() if n != "pass"} == {"single joker"}  # no heart held
+    game.play("single joker")
+    assert _lock_state(game) == (0, False)
+
+
+def test_runs_lock_by_their_suit() -> None:
+    game = Both(Rules(**LOCK), ["3h 4h 5h Kc", "6h 7h 8h 6s 7s 8s", "9h 10h Jh 9s 10s Js",
+                                "3d", "3s"])
+    game.play("run 3-4-5 of hearts")
+    game.play("run 6-7-8 of hearts")
+    assert _lock_state(game) == (0b0100, True)
+    assert {n for n in game.legal() if n.startswith("run")} == {"run 9-10-J of hearts"}
+
+
+def test_without_lock_the_same_plays_do_not_lock_and_lock_needs_exact_plays() -> None:
+    game = Both(Rules(**UECDA), ["5h Kc Ac", "6h 4c", "7h 8h 7s", "3d", "3s"])
+    game.play("single 5 (5h)")
+    game.play("single 6 (6h)")
+    assert _lock_state(game) == (0, False)
+    assert "single 7 (7s)" in game.legal()
+    with pytest.raises(ValueError, match="lock=True refines exact_plays"):
+        Rules(lock=True)

@@ -134,6 +134,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "RUNS_DISJOINT": 22,
         "RUN_REVOLUTION": 23,
         "EXACT_PLAYS": 24,
+        "LOCK": 25,
     }
 
 
@@ -165,6 +166,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.runs_disjoint),
         r.run_revolution or 0,
         int(r.exact_plays),
+        int(r.lock),
     ]
 
 

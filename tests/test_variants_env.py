@@ -34,7 +34,7 @@ from president_env.records.format import LATER_OPTIONS
 from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
-NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
+NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held", "lock")
 
 VARIANTS: dict[str, Rules] = {
     "next_trick": Rules(  # two decks: random players seldom hold and play four of a kind
@@ -90,10 +90,11 @@ def test_the_new_blocks_have_size_zero_without_their_options() -> None:
 @pytest.mark.parametrize(
     ("options", "sizes"),
     [
-        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0)),
-        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0)),
-        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53)),
-        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 6),
+        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0, 0)),
+        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0, 0)),
+        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53, 0)),
+        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 7),
+        (dict(exact_plays=True, lock=True), (0,) * 6 + (6,)),
     ],
 )
 def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes: tuple[int, ...]
@@ -369,10 +370,11 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
          ("revolution_timing", "bombs")),
         (VARIANTS["all"], tuple(n for n in LATER_OPTIONS
                                 if n not in ("observation", "runs_disjoint", "run_revolution",
-                                             "exact_plays"))),
+                                             "exact_plays", "lock"))),
         (Rules(runs=True, runs_disjoint=True), ("runs_disjoint",)),
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
         (Rules(exact_plays=True), ("exact_plays",)),
+        (Rules(exact_plays=True, lock=True), ("exact_plays", "lock")),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -38,6 +38,9 @@ name                 size         content
                                   deal's exchange
 ``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
                                   held (so that card went to the President)
+``lock``             6 or 0       ``lock``: the suits of the top play (5: clubs, diamonds,
+                                  hearts, spades, the joker beside all four), then 1 while
+                                  the trick is locked to them
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -57,8 +60,8 @@ name                 size         content
                                   past the first move of the deal
 ===================  ===========  ============================================================
 
-The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12): each has size 0 unless its option is on, so the observation of rules without them
+The seven blocks from ``pending`` to ``lock`` belong to the further variants (``RULES.md``
+section 12, and the UECda server's ``lock``): each has size 0 unless its option is on, so the observation of rules without them
 is unchanged. The last four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
@@ -119,13 +122,16 @@ class ObsBlock(IntEnum):
     ASKS_LEFT = 23
     ASKED = 24
     ASK_HELD = 25
-    SEAT_PLAYED = 26
-    SEAT_PASSED = 27
-    RECENT = 28
-    RECORD = 29
+    LOCK = 26
+    SEAT_PLAYED = 27
+    SEAT_PASSED = 28
+    RECENT = 29
+    RECORD = 30
 
 
 ROW_SIZE = NUM_RANKS + 1
+LOCK_SIZE = 6
+"""``lock``: five suit bits of the top play, then the locked flag."""
 """The ``row`` block: one-hot rank of the row of singles, then its count / 4."""
 MOVE_KINDS = 4
 """Kinds of a move of the ``recent`` block: pass, set, jokers-only set, run (``Kind`` 0..3)."""
@@ -173,6 +179,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
+        ObsBlock.LOCK: LOCK_SIZE if rules.lock else 0,
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,

@@ -58,6 +58,8 @@ class RuleParam(IntEnum):
     """Least length of a run that starts a revolution; 0 for none."""
     EXACT_PLAYS = 24
     """1 when each play names its exact cards (the set and run blocks of the layout differ)."""
+    LOCK = 25
+    """1 when a play of the previous play's suits locks the trick to them (``lock``)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -149,6 +151,7 @@ REQUIREMENT_WORDS: dict[str, str] = {
     "revolution": "revolution",
     "runs": "runs",
     "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
+    "exact_plays": "exact_plays",
     "exact_possible": "one deck, at most one joker and runs of one suit (decks=1, or 'auto' "
                       "with 3-6 players; jokers 0 or 1; runs_mixed_suits=False)",
 }

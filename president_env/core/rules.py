@@ -292,6 +292,11 @@ class Rules:
         "each play names its exact cards: a set's suits, the joker's suit row, the joker's "
         "place in a run (it may stand in for a card held; UECda)", BOOL,
         samples=(False, False, True), param=RuleParam.EXACT_PLAYS, requires="exact_possible"))
+    lock: bool = field(default=False, metadata=option(
+        "a play of the same suits as the play it follows locks the trick: until it ends only "
+        "plays of those suits follow (the joker's row is its suit; a lone joker ignores and "
+        "clears the lock; UECda)", BOOL, samples=(False, True), param=RuleParam.LOCK,
+        requires="exact_plays"))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -93,6 +93,7 @@ from president_env.core.cards import (
     THREE_OF_DIAMONDS,
     Rank,
 )
+from president_env.core.constants import JOKER_ROW
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
@@ -200,6 +201,20 @@ class ReferenceGame(Exchange, History):
         self.pile_rank: int = -1
         self.pile_size: int = 0
         self.last_player: int = -1
+        self.pile_suits = 0
+        """``lock``: the suits of the top play (``1 << suit``; the joker's row counts, 16 its
+        fifth row beside four suits), 0 none."""
+        self.locked = False
+        """``lock``: the trick is locked to ``pile_suits``."""
+
+    def _suits(self, action: int) -> int:
+        """``exact_plays``: the suits a play names: a set's natural suits and the row the joker
+        stands in, a run's suit; none for a lone joker."""
+        lay = self.layout
+        kind, suit, joker = lay.kind[action], int(lay.suit[action]), int(lay.card[action])
+        if kind == Kind.SET:
+            return suit | (0 if joker < 0 else 16 if joker == JOKER_ROW else 1 << joker)
+        return 1 << suit if kind == Kind.RUN else 0
 
     def _next_deal(self) -> None:
         """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
@@ -280,6 +295,8 @@ class ReferenceGame(Exchange, History):
         with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
         for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
             # a bomb goes on any pile, in turn; nothing is compared
+            if self.locked and kind != Kind.JOKERS and self._suits(action) != self.pile_suits:
+                continue  # lock: only the locked suits (a lone joker ignores the lock)
             if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)):
                 legal.append(action)
         return sorted(legal)
@@ -339,6 +356,13 @@ class ReferenceGame(Exchange, History):
         if four or row_of_four:
             self._revolt()
 
+        if self.rules.lock:  # the same suits as the play followed lock; a lone joker unlocks
+            suits = self._suits(action)
+            if kind == Kind.JOKERS:
+                self.locked = False
+            elif self.pile_kind != Kind.PASS and suits == self.pile_suits:
+                self.locked = True
+            self.pile_suits = suits
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
         if not self.rules.pass_is_final:

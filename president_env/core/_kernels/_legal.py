@@ -13,7 +13,8 @@ make (``asks_left``), every ask is legal (any card of the pack, held by anyone o
 
 With ``exact_plays`` each set and run action names its cards (:func:`_mask_exact_sets`,
 :func:`_mask_exact_runs`): legal when the hand holds every natural card it names, and the
-joker if it names one; the rest of the rules is the same.
+joker if it names one; the rest of the rules is the same, but that with ``lock`` a locked
+trick takes only sets and runs of the pile's suits (a lone joker goes on any single still).
 """
 
 from __future__ import annotations
@@ -154,11 +155,12 @@ def _mask_runs(hands, b, p, pile: Pile, equal, mixed, disjoint, lay: MaskTables,
 
 
 @kernel(inline="always")
-def _mask_exact_sets(hands, b, p, pile: Pile, equal, bombs, set_base, width, out, row):  # type: ignore[no-untyped-def]
+def _mask_exact_sets(hands, b, p, pile: Pile, equal, bombs, set_base, width, locked, out, row):  # type: ignore[no-untyped-def]
     """``exact_plays``: every set of natural cards held (any non-empty choice of the suits held
     of a rank) and, with the joker held, each with the joker in a row it lacks; leading, any;
     following a set, the pile's size of a rank that beats it; with ``bombs``, any of that many
-    cards or more on any pile. ``width``: the set actions per rank (15, or 44 with a joker)."""
+    cards or more on any pile; ``locked`` (``lock``: the pile's suits, else -1), only of
+    those suits (the joker's row counted). ``width``: the set actions per rank (15 or 44)."""
     slots = width if hands[b, p, JOKER] > 0 else EXACT_SLOTS_PLAIN  # those the hand may use
     for r in range(NUM_RANKS):
         held = 0
@@ -173,17 +175,22 @@ def _mask_exact_sets(hands, b, p, pile: Pile, equal, bombs, set_base, width, out
             if suits & held != suits:
                 continue
             size = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1) + (suits >> 3 & 1)
-            size += 1 if EXACT_SET_JOKER[i] >= 0 else 0
+            row_ = EXACT_SET_JOKER[i]
+            size += 1 if row_ >= 0 else 0
+            if locked >= 0 and suits | (1 << row_ if row_ >= 0 else 0) != locked:
+                continue
             if (pile.kind == Kind.PASS or (follows and size == pile.size)
                     or (bombs > 0 and size >= bombs)):
                 out[row, set_base + r * width + i] = True
 
 
 @kernel(inline="always")
-def _mask_exact_runs(hands, b, p, pile: Pile, equal, disjoint, lay: MaskTables, pre, out, row):  # type: ignore[no-untyped-def]
+def _mask_exact_runs(hands, b, p, pile: Pile, equal, disjoint, lay: MaskTables, pre, locked,  # type: ignore[no-untyped-def]
+                     out, row):
     """``exact_plays``: every run whose natural cards are all held (its suit's, at every place
     but the joker's) and whose joker, if it names one, is held; following as
-    :func:`_mask_runs`. ``pre`` is int64 [4, 14] scratch."""
+    :func:`_mask_runs`; ``locked`` (the pile's suits, else -1), only of that suit. ``pre`` is
+    int64 [4, 14] scratch."""
     _suits_below(hands, b, p, pre)
     leading = pile.kind == Kind.PASS
     jok = hands[b, p, JOKER]
@@ -195,6 +202,8 @@ def _mask_exact_runs(hands, b, p, pile: Pile, equal, disjoint, lay: MaskTables, 
                 leading or _run_follows(bottom, length, pile, equal, disjoint)):
             continue
         u = lay.run_suit[i]
+        if locked >= 0 and 1 << u != locked:
+            continue
         lo_r, hi_r = max(bottom, 0), min(bottom + length, NUM_RANKS)
         nat = pre[u, hi_r] - pre[u, lo_r]
         cell = bottom + joker
@@ -240,11 +249,12 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
             if pile.kind != Kind.PASS:
                 out[b, PASS_ACTION] = True
             if exact:  # each play names its cards
+                locked = st.pile_suits[b] if st.locked[b] else -1
                 _mask_exact_sets(hands, b, p, pile, equal, bombs, lay.set_base,
-                                 (lay.joker_base - lay.set_base) // NUM_RANKS, out, b)
+                                 (lay.joker_base - lay.set_base) // NUM_RANKS, locked, out, b)
                 _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, b)
                 if runs and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
-                    _mask_exact_runs(hands, b, p, pile, equal, disjoint, lay, pre, out, b)
+                    _mask_exact_runs(hands, b, p, pile, equal, disjoint, lay, pre, locked, out, b)
                 continue
             if pile.kind == Kind.PASS or pile.kind == Kind.SET:
                 _mask_sets(hands, b, p, pile, equal, smax, lay.set_base, out, b)

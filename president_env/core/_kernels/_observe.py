@@ -14,7 +14,13 @@ from president_env.core.constants import (
     Kind,
     Phase,
 )
-from president_env.core.observe import MOVE_KINDS, MOVE_SIZE, MOVE_SIZE_SCALE, ObsBlock
+from president_env.core.observe import (
+    LOCK_SIZE,
+    MOVE_KINDS,
+    MOVE_SIZE,
+    MOVE_SIZE_SCALE,
+    ObsBlock,
+)
 from president_env.core.rules import RuleParam
 
 
@@ -120,6 +126,7 @@ def observe_kernel(  # type: ignore[no-untyped-def]
     pending = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0  # the blocks of the further variants
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0  # (size 0 when their option is off)
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
+    lock = rp[RuleParam.LOCK] != 0
     history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 under "standard")
     record = rp[RuleParam.OBSERVATION] == 2  # the record block (size 0 unless "record")
     for b in range(lo, hi):
@@ -171,6 +178,11 @@ def observe_kernel(  # type: ignore[no-untyped-def]
         if asks:
             out[b, off[ObsBlock.ASKS_LEFT]] = st.asks_left[b]
             _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
+        if lock:
+            o_lock = off[ObsBlock.LOCK]
+            for u in range(LOCK_SIZE - 1):
+                out[b, o_lock + u] = st.pile_suits[b] >> u & 1
+            out[b, o_lock + LOCK_SIZE - 1] = _flag(st.locked[b])
         if history:
             _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
             _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)

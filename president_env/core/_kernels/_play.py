@@ -157,6 +157,31 @@ def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def play_suits(kind, suit, card):  # type: ignore[no-untyped-def]
+    """``exact_plays``: the suits of a play (bit ``1 << suit``): a set's natural suits and the
+    joker's row (16 beside all four suits), a run's suit; 0 for jokers alone."""
+    if kind == Kind.SET:
+        return suit | (1 << card if card >= 0 else 0)
+    if kind == Kind.RUN:
+        return 1 << suit
+    return 0
+
+
+@kernel(inline="always")
+def _lock(lock, pile_suits, locked, b, pile_kind, kind, suit, card):  # type: ignore[no-untyped-def]
+    """With ``lock``: a play of the suits of the play it follows locks the trick; a lone joker
+    clears the lock (it ignores it too: see the mask)."""
+    if not lock:
+        return
+    suits = play_suits(kind, suit, card)
+    if kind == Kind.JOKERS:
+        locked[b] = False
+    elif pile_kind != Kind.PASS and suits == pile_suits[b]:
+        locked[b] = True
+    pile_suits[b] = suits
+
+
+@kernel(inline="always")
 def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
     """If ``p`` holds no card, the next place is theirs; returns whether they went out."""
     for c in range(NUM_CARDS):
@@ -321,6 +346,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0
     variants = next_trick or western  # what the end of a trick has to apply
     bombs = rp[RuleParam.BOMBS]
+    lock = rp[RuleParam.LOCK] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -358,6 +384,8 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                     st.pending[b] = not st.pending[b]
                 else:
                     st.revolution[b] = not rev
+            _lock(lock, st.pile_suits, st.locked, b, st.pile_kind[b], kind, tab.suit[a],
+                  tab.card[a])
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -378,5 +406,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
         if winner >= 0:
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
+            st.pile_suits[b] = 0  # (lock: the lock ends with the trick)
+            st.locked[b] = False
         else:
             st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)

@@ -65,6 +65,8 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
+    "pile_suits": (np.int8, ()),
+    "locked": (np.bool_, ()),
 }
 """dtype and dimensions after the batch axis of every state array, in the order of
 :class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
@@ -108,6 +110,8 @@ class Arrays(NamedTuple):
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
+    pile_suits: np.ndarray
+    locked: np.ndarray
 
 
 class PlayTables(NamedTuple):
