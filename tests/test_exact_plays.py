@@ -246,3 +246,34 @@ def test_without_lock_the_same_plays_do_not_lock_and_lock_needs_exact_plays() ->
     assert "single 7 (7s)" in game.legal()
     with pytest.raises(ValueError, match="lock=True refines exact_plays"):
         Rules(lock=True)
+
+
+# ------------------------------------------------------------- the 3 of spades (section 5)
+@pytest.mark.parametrize("option", [True, False])
+def test_the_three_of_spades_alone_beats_a_lone_joker_and_clears(option: bool) -> None:
+    rules = Rules(**LOCK, spade_three_beats_joker=option)
+    game = Both(rules, ["5h Kc", "6h 4c", "JK 9d", "3s 3h 10c", "4s"])
+    game.play("single 5 (5h)")
+    game.play("single 6 (6h)")  # locked to hearts
+    game.play("single joker")  # ignores and clears the lock
+    legal = game.legal()
+    assert legal == ({"pass", "single 3 (3s)"} if option else {"pass"})
+    if option:
+        game.play("single 3 (3s)")
+        assert int(game.state.pile_kind[0]) == game.ref.pile_kind == 0  # cleared
+        assert int(game.state.current[0]) == game.ref.current == 3  # the 3s' player leads
+
+
+def test_the_three_of_spades_beats_a_lone_joker_lead_not_a_single() -> None:
+    game = Both(Rules(**UECDA, spade_three_beats_joker=True), ["JK 9d", "3s 3h", "4s", "4d",
+                                                                "4h"])
+    game.play("single joker")
+    assert game.legal() == {"pass", "single 3 (3s)"}
+    game.play("single 3 (3s)")
+    assert game.hand(1) == "3h"
+    game2 = Both(Rules(**UECDA, spade_three_beats_joker=True), ["9d Kc", "3s 3h", "4s", "4d",
+                                                                 "4h"])
+    game2.play("single 9 (9d)")
+    assert "single 3 (3s)" not in game2.legal()
+    with pytest.raises(ValueError, match="refines exact_plays"):
+        Rules(jokers=1, spade_three_beats_joker=True)

@@ -135,6 +135,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "RUN_REVOLUTION": 23,
         "EXACT_PLAYS": 24,
         "LOCK": 25,
+        "SPADE_THREE_BEATS_JOKER": 26,
     }
 
 
@@ -167,6 +168,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         r.run_revolution or 0,
         int(r.exact_plays),
         int(r.lock),
+        int(r.spade_three_beats_joker),
     ]
 
 

@@ -60,6 +60,8 @@ class RuleParam(IntEnum):
     """1 when each play names its exact cards (the set and run blocks of the layout differ)."""
     LOCK = 25
     """1 when a play of the previous play's suits locks the trick to them (``lock``)."""
+    SPADE_THREE_BEATS_JOKER = 26
+    """1 when the 3 of spades alone may follow a lone joker, and clears the pile."""
 
 
 # ---------------------------------------------------------------------------- option metadata

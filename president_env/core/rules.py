@@ -297,6 +297,10 @@ class Rules:
         "plays of those suits follow (the joker's row is its suit; a lone joker ignores and "
         "clears the lock; UECda)", BOOL, samples=(False, True), param=RuleParam.LOCK,
         requires="exact_plays"))
+    spade_three_beats_joker: bool = field(default=False, metadata=option(
+        "the 3 of spades alone may follow a lone joker (even in a locked trick) and clears the "
+        "pile (UECda)", BOOL, samples=(False, True), param=RuleParam.SPADE_THREE_BEATS_JOKER,
+        requires="exact_plays"))
     observation: Observation = field(
         default="standard",
         metadata=option(

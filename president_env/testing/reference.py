@@ -108,6 +108,9 @@ from president_env.testing.reference_plays import (
     sets_in_hand,
 )
 
+_SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
+"""The cards of the 3 of spades alone."""
+
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
 
@@ -275,6 +278,14 @@ class ReferenceGame(Exchange, History):
         mine, theirs = self._key(rank), self._key(self.pile_rank)
         return mine > theirs or (equal_ok and mine == theirs)
 
+    def _spade_three_on_joker(self, action: int) -> bool:
+        """``spade_three_beats_joker``: ``action`` is the 3 of spades alone and the pile a lone
+        joker (in a locked trick too: the joker cleared the lock)."""
+        lay = self.layout
+        return (self.rules.spade_three_beats_joker and self.pile_kind == Kind.JOKERS
+                and self.pile_size == 1 and lay.kind[action] == Kind.SET
+                and lay.cards_for(action, [1] * NUM_CARDS).tolist() == _SPADE_THREE)
+
     def legal_actions(self) -> list[int]:
         """Sorted ids of the actions the player to act may take (empty when the game is over)."""
         if self._legal is None:
@@ -297,7 +308,7 @@ class ReferenceGame(Exchange, History):
             # a bomb goes on any pile, in turn; nothing is compared
             if self.locked and kind != Kind.JOKERS and self._suits(action) != self.pile_suits:
                 continue  # lock: only the locked suits (a lone joker ignores the lock)
-            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)):
+            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)) or self._spade_three_on_joker(action):
                 legal.append(action)
         return sorted(legal)
 
@@ -347,8 +358,10 @@ class ReferenceGame(Exchange, History):
             self._hands[seat][card] -= count
             self.played[PLAYED_JOKERS if card == JOKER else card // NUM_SUITS] += count
 
-        # judged in the order in effect (before any revolution this play starts); a bomb clears
+        # judged in the order in effect (before any revolution this play starts); a bomb clears,
+        # and so does the 3 of spades on a lone joker
         clears = is_bomb(self.rules, kind, size) or self._clears(kind, rank, size)
+        clears |= self._spade_three_on_joker(action)
         four = self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4
         long_run = self.rules.run_revolution  # (None: no run starts one)
         four |= bool(self.rules.revolution and kind == Kind.RUN and long_run and size >= long_run)

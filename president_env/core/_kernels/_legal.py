@@ -14,7 +14,8 @@ make (``asks_left``), every ask is legal (any card of the pack, held by anyone o
 With ``exact_plays`` each set and run action names its cards (:func:`_mask_exact_sets`,
 :func:`_mask_exact_runs`): legal when the hand holds every natural card it names, and the
 joker if it names one; the rest of the rules is the same, but that with ``lock`` a locked
-trick takes only sets and runs of the pile's suits (a lone joker goes on any single still).
+trick takes only sets and runs of the pile's suits (a lone joker goes on any single still);
+with ``spade_three_beats_joker`` the 3 of spades alone follows a lone joker.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ from president_env.core.constants import (
 from president_env.core.rules import RuleParam
 
 PASS_ACTION = 0
+S3 = 3
+"""The 3 of spades (``spade_three_beats_joker``)."""
+S3_SLOT = 8 - 1
+"""``exact_plays``: its slot in the set block of the 3s (suits mask 8, no joker)."""
 
 
 @kernel(inline="always")
@@ -234,6 +239,7 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
     bombs = rp[RuleParam.BOMBS]
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     exact = rp[RuleParam.EXACT_PLAYS] != 0
+    s3 = rp[RuleParam.SPADE_THREE_BEATS_JOKER] != 0
     for b in range(lo, hi):
         for a in range(out.shape[1]):
             out[b, a] = False
@@ -253,6 +259,8 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
                 _mask_exact_sets(hands, b, p, pile, equal, bombs, lay.set_base,
                                  (lay.joker_base - lay.set_base) // NUM_RANKS, locked, out, b)
                 _mask_jokers(hands[b, p, JOKER], pile, equal, lay.joker_base, out, b)
+                if s3 and pile.kind == Kind.JOKERS and pile.size == 1 and hands[b, p, S3] > 0:
+                    out[b, lay.set_base + S3_SLOT] = True  # the 3 of spades on a lone joker
                 if runs and (pile.kind == Kind.PASS or pile.kind == Kind.RUN):
                     _mask_exact_runs(hands, b, p, pile, equal, disjoint, lay, pre, locked, out, b)
                 continue

@@ -144,9 +144,13 @@ def _note_pass(seat_passed, b, p, pile_kind, pile_rank, pile_size):  # type: ign
 
 
 @kernel(inline="always")
-def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
+def _clears(rp, kind, rank, size, rev, on_joker):  # type: ignore[no-untyped-def]
     """Whether the play clears the pile: a set of the top rank (2s; 3s in a revolution) with
-    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``."""
+    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``; a set on
+    a lone joker (``on_joker``: the 3 of spades, the one that may follow it) with
+    ``spade_three_beats_joker``."""
+    if on_joker and kind == Kind.SET and rp[RuleParam.SPADE_THREE_BEATS_JOKER] != 0:
+        return True
     eights = rp[RuleParam.EIGHT_CLEARS] != 0
     if kind == Kind.SET:
         top = 0 if rev else TOP
@@ -374,6 +378,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b]
+            on_joker = st.pile_kind[b] == Kind.JOKERS
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
                   tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
@@ -396,7 +401,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if went_out and st.n_finished[b] == n_players - 1:
                 end_deal(rp, st, b)  # the last player takes the last place
                 continue
-            if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
+            if _clears(rp, kind, rank, size, rev, on_joker) or is_bomb(bombs, kind, size):
                 winner = p
         if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
             winner = st.last_player[b]
