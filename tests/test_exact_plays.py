@@ -24,6 +24,7 @@ from president_env.core.cards import format_hand, parse_hand
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine
 from president_env.core.rules import PRESETS, Rules
+from president_env.render.words import describe_pile
 from president_env.testing.reference import ReferenceGame
 
 UECDA: dict[str, Any] = dict(num_players=5, jokers=1, runs=True, exact_plays=True)
@@ -135,7 +136,7 @@ def test_exact_plays_needs_one_deck_one_joker_and_runs_of_one_suit() -> None:
 
 def test_the_engine_takes_the_cards_the_layout_names() -> None:
     """take_cards (compiled) and cards_for agree on every exact play of random hands."""
-    lay = ActionLayout(Rules(**UECDA))
+    lay = ActionLayout(Rules(**UECDA, run_joker_ends=True))
     rng = np.random.default_rng(5)
     out = np.zeros(53, np.int8)
     for _ in range(20):
@@ -277,3 +278,50 @@ def test_the_three_of_spades_beats_a_lone_joker_lead_not_a_single() -> None:
     assert "single 3 (3s)" not in game2.legal()
     with pytest.raises(ValueError, match="refines exact_plays"):
         Rules(jokers=1, spade_three_beats_joker=True)
+
+
+# ------------------------------------------------------------- the joker beyond a run's end
+ENDS = dict(UECDA, run_joker_ends=True)
+
+
+def test_the_joker_extends_a_run_below_the_three_or_above_the_two() -> None:
+    lay = ActionLayout(Rules(**ENDS))
+    assert len(lay.runs) == 4 * (484 + 24)  # 12 lengths from below the 3, 12 beyond the 2
+    assert lay.name(lay.run_action(0, -1, 3, 0)) == "run JK-3-4 of clubs"
+    assert lay.name(lay.run_action(0, 9, 5, 4)) == "run Q-K-A-2-JK of clubs"
+    assert lay.name(lay.run_action(2, -1, 14, 0)) == "run JK-" + "-".join(
+        ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]) + " of hearts"
+    game = Both(Rules(**ENDS), ["3h 4h JK Kc", "Ah 2h 4c", "5s", "5d", "5c"])
+    assert {n for n in game.legal() if n.startswith("run")} == {"run JK-3-4 of hearts",
+                                                                 "run 3-4-JK of hearts"}
+    off = Both(Rules(**UECDA), ["3h 4h JK Kc", "Ah 2h 4c", "5s", "5d", "5c"])
+    assert {n for n in off.legal() if n.startswith("run")} == {"run 3-4-JK of hearts"}
+
+
+@pytest.mark.parametrize("disjoint", [False, True])
+def test_a_run_from_below_the_three_ranks_lowest(disjoint: bool) -> None:
+    """JK-3-4 is the weakest 3-card run: 3-4-5 beats it (it shares ranks: not with
+    ``runs_disjoint``), 5-6-7 beats it either way."""
+    rules = Rules(**ENDS, runs_disjoint=disjoint)
+    game = Both(rules, ["3h 4h JK Kc", "3s 4s 5s 6s 7s", "5d", "5c", "6d"])
+    game.play("run JK-3-4 of hearts")
+    assert game.hand(0) == "Kc"
+    assert int(game.state.pile_rank[0]) == game.ref.pile_rank == -1
+    follow = {n for n in game.legal() if n.startswith("run")}
+    assert follow == ({"run 5-6-7 of spades"} if disjoint else
+                      {"run 3-4-5 of spades", "run 4-5-6 of spades", "run 5-6-7 of spades"})
+    obs = game.engine.observe(game.state)[0]
+    split = game.engine.obs_layout.split(obs)
+    assert split["pile_rank"].sum() == 0 and split["pile_size"][0] == 3
+    assert describe_pile(rules, game.state).startswith("run JK-3-4, played by seat 0")
+
+
+def test_nothing_follows_a_run_beyond_the_two_but_a_joker_eight_cuts() -> None:
+    rules = Rules(**ENDS, eight_clears=True)
+    game = Both(rules, ["Ah 2h JK 7c", "Qs Ks As 4c", "5d", "5c", "6d"])
+    game.play("run A-2-JK of hearts")
+    assert {n for n in game.legal() if n.startswith("run")} == set()
+    cut = Both(rules, ["7h 9h JK Kc", "Qs Ks As 4c", "5d", "5c", "6d"])
+    cut.play("run 7-JK-9 of hearts")  # the joker stands for the 8: the pile clears
+    assert int(cut.state.pile_kind[0]) == cut.ref.pile_kind == 0
+    assert int(cut.state.current[0]) == cut.ref.current == 0

@@ -136,6 +136,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "EXACT_PLAYS": 24,
         "LOCK": 25,
         "SPADE_THREE_BEATS_JOKER": 26,
+        "RUN_JOKER_ENDS": 27,
     }
 
 
@@ -169,6 +170,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.exact_plays),
         int(r.lock),
         int(r.spade_three_beats_joker),
+        int(r.run_joker_ends),
     ]
 
 

@@ -33,7 +33,8 @@ run names its exact cards, and the engine takes those:
   (-1 none, 4 beside all four suits). The joker may stand for a card the player holds;
 * every run comes once without the joker (``card`` -1) and once per place of the joker
   (``card`` its offset from the bottom, :attr:`ActionLayout.run_jokers`): 484 runs per suit
-  with a joker (1,936 ids), 66 without;
+  with a joker (1,936 ids), 66 without; with ``run_joker_ends`` 24 more per suit, the joker
+  below the 3 (bottom -1) or above the 2 (top 13);
 * names show the cards: ``"pair of 9 (9c JKh)"`` (the joker in the hearts' row), ``"5 x 9
   (9c 9d 9h 9s JK)"``, ``"run 5-JK-7 of hearts"``.
 
@@ -106,7 +107,7 @@ def _runs(r: Rules) -> list[tuple[int, int, int, int]]:
             for length in range(MIN_RUN, longest + 1)
             for bottom in range(NUM_RANKS - length + 1)
         ]
-    ends = getattr(r, "run_joker_ends", False) and r.num_jokers > 0
+    ends = r.run_joker_ends and r.num_jokers > 0
     longest = min(r.max_run_length or NUM_RANKS + 1, NUM_RANKS + int(ends))
     out = []
     for suit in suits:

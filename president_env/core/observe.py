@@ -213,13 +213,19 @@ class ObservationLayout:
         return {name: obs[..., s] for name, s in self.slices.items()}
 
 
+def longest_run(rules: Rules) -> int:
+    """The most cards a run may hold (13; 14 with ``run_joker_ends``: the joker beyond an end),
+    whether runs are on or not."""
+    ends = int(rules.run_joker_ends and rules.num_jokers > 0)
+    return min(rules.max_run_length or NUM_RANKS + ends, NUM_RANKS + ends)
+
+
 def history_bounds(rules: Rules) -> dict[str, float]:
     """The largest entry of each history block under ``rules`` (blocks of size 0 included), for
     the adapters' observation spaces: a seat plays at most ``num_decks`` copies of a natural
     card and every joker; flags and one-hots are 1; a move's cards / 8 reach the largest set
     or the longest run over 8."""
-    longest_run = min(rules.max_run_length or NUM_RANKS, NUM_RANKS) if rules.runs else 0
-    biggest = max(rules.max_set_size, longest_run)
+    biggest = max(rules.max_set_size, longest_run(rules) if rules.runs else 0)
     return {
         "seat_played": float(max(rules.num_decks, rules.num_jokers, 1)),
         "seat_passed": 1.0,

@@ -62,6 +62,8 @@ class RuleParam(IntEnum):
     """1 when a play of the previous play's suits locks the trick to them (``lock``)."""
     SPADE_THREE_BEATS_JOKER = 26
     """1 when the 3 of spades alone may follow a lone joker, and clears the pile."""
+    RUN_JOKER_ENDS = 27
+    """1 when the joker may stand below the 3 or above the 2 of a run (its bottom -1, top 13)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

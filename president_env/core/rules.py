@@ -293,10 +293,13 @@ class Rules:
         "place in a run (it may stand in for a card held; UECda)", BOOL,
         samples=(False, False, True), param=RuleParam.EXACT_PLAYS, requires="exact_possible"))
     lock: bool = field(default=False, metadata=option(
-        "a play of the same suits as the play it follows locks the trick: until it ends only "
-        "plays of those suits follow (the joker's row is its suit; a lone joker ignores and "
-        "clears the lock; UECda)", BOOL, samples=(False, True), param=RuleParam.LOCK,
-        requires="exact_plays"))
+        "a play of the suits of the play it follows locks the trick to them until it ends (the "
+        "joker's row is its suit; a lone joker ignores and clears the lock; UECda)", BOOL,
+        samples=(False, True), param=RuleParam.LOCK, requires="exact_plays"))
+    run_joker_ends: bool = field(default=False, metadata=option(
+        "with runs, the joker may extend a run below the 3 or above the 2 (JK-3-4, Q-K-A-2-JK; "
+        "a run from below the 3 ranks lowest; UECda)", BOOL, samples=(False, True),
+        param=RuleParam.RUN_JOKER_ENDS, requires="exact_plays"))
     spade_three_beats_joker: bool = field(default=False, metadata=option(
         "the 3 of spades alone may follow a lone joker (even in a locked trick) and clears the "
         "pile (UECda)", BOOL, samples=(False, True), param=RuleParam.SPADE_THREE_BEATS_JOKER,

@@ -11,6 +11,7 @@ from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import (
     NUM_CARDS,
     NUM_NATURAL,
+    NUM_RANKS,
     NUM_SUITS,
     RANK_NAMES,
     SUIT_WORDS,
@@ -69,7 +70,8 @@ def describe_pile(
     elif kind == Kind.JOKERS:
         what = lay.name(lay.jokers_action(size))
     else:
-        what = f"run {'-'.join(RANK_NAMES[rank:rank + size])}"
+        what = "run " + "-".join(RANK_NAMES[r] if 0 <= r < NUM_RANKS else "JK"
+                                 for r in range(rank, rank + size))  # (JK: run_joker_ends)
     if pile_cards is not None:
         cards = np.asarray(pile_cards)
         if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:

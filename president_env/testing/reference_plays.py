@@ -100,7 +100,7 @@ def exact_runs_in_hand(rules: Rules, ids: dict[tuple[int, ...], int],
     the 2. ``ids``: :func:`run_ids` (by suit, bottom, length, joker offset)."""
     if not rules.runs:
         return []
-    ends = getattr(rules, "run_joker_ends", False)
+    ends = rules.run_joker_ends
     lowest, highest = (-1, NUM_RANKS) if ends else (0, NUM_RANKS - 1)
     longest = highest - lowest + 1 if rules.max_run_length is None else rules.max_run_length
     plays: list[Play] = []
