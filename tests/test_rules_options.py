@@ -137,6 +137,10 @@ def test_rule_param_slots_are_fixed() -> None:
         "JACK_BACK": 25,
         "SIX_REVERSES": 26,
         "STALEMATE_PASSES": 27,
+        "EXACT_PLAYS": 28,
+        "LOCK": 29,
+        "SPADE_THREE_BEATS_JOKER": 30,
+        "RUN_JOKER_ENDS": 31,
     }
 
 
@@ -171,6 +175,10 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.jack_back),
         int(r.six_reverses),
         r.stalemate_passes or 0,
+        int(r.exact_plays),
+        int(r.lock),
+        int(r.spade_three_beats_joker),
+        int(r.run_joker_ends),
     ]
 
 

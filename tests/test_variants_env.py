@@ -34,9 +34,10 @@ from president_env.records.format import LATER_OPTIONS
 from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
-NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
+NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held", "lock")
 UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
-                 "six_reverses", "stalemate_passes")
+                 "six_reverses", "stalemate_passes", "exact_plays", "lock",
+                 "spade_three_beats_joker", "run_joker_ends")
 """The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
@@ -93,10 +94,11 @@ def test_the_new_blocks_have_size_zero_without_their_options() -> None:
 @pytest.mark.parametrize(
     ("options", "sizes"),
     [
-        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0)),
-        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0)),
-        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53)),
-        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 6),
+        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0, 0)),
+        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0, 0)),
+        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53, 0)),
+        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 7),
+        (dict(exact_plays=True, lock=True), (0,) * 6 + (6,)),
     ],
 )
 def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes: tuple[int, ...]
@@ -379,6 +381,12 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules(jack_back=True), ("jack_back",)),
         (Rules(six_reverses=True), ("six_reverses",)),
         (Rules(stalemate_passes=20), ("stalemate_passes",)),
+        (Rules(exact_plays=True), ("exact_plays",)),
+        (Rules(exact_plays=True, lock=True), ("exact_plays", "lock")),
+        (Rules(exact_plays=True, spade_three_beats_joker=True),
+         ("exact_plays", "spade_three_beats_joker")),
+        (Rules(runs=True, exact_plays=True, run_joker_ends=True),
+         ("exact_plays", "run_joker_ends")),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

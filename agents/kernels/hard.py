@@ -126,6 +126,8 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
         rev2 = not rev2
     # a J (jack_back) turns the order the answer must beat it in
     p = _holds(a, rev != jack_turns(k, acts.rank[a], size, rp), tab, seen, turn.jout, rp, w, acts)
+    if k == Kind.SET and turn.pile_kind == Kind.JOKERS:  # the 3 of spades on a lone joker
+        p = 1.0  # (spade_three_beats_joker: it clears the pile)
     val, losers = hand_value(
         tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
     )

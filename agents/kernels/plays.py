@@ -134,11 +134,13 @@ def copies(c, rp):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def jokers_used(k, r, n, u, nat, hand):  # type: ignore[no-untyped-def]
-    """Jokers that a play (kind, rank, size, suit) takes from the hand (the engine's choice:
-    naturals first)."""
+def jokers_used(k, r, n, u, c, nat, hand):  # type: ignore[no-untyped-def]
+    """Jokers that a play (kind, rank, size, suit, card) takes from the hand (the engine's
+    choice: naturals first; with ``exact_plays`` the one it names, ``card >= 0``)."""
     j = 0
-    if k == Kind.SET:
+    if (k == Kind.SET and u >= 0) or (k == Kind.RUN and c >= 0):  # exact_plays
+        j = 1 if c >= 0 else 0
+    elif k == Kind.SET:
         j = n - nat[r]
         if j < 0:
             j = 0

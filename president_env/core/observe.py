@@ -43,6 +43,9 @@ name                 size         content
                                   trick ends (the order in force: ``revolution`` XOR this)
 ``pass_run``         1 or 0       ``stalemate_passes``: passes in a row this deal, across
                                   tricks (that many end the deal)
+``lock``             6 or 0       ``lock``: the suits of the top play (5: clubs, diamonds,
+                                  hearts, spades, the joker beside all four), then 1 while
+                                  the trick is locked to them
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -63,8 +66,9 @@ name                 size         content
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12), ``jack_back`` and ``pass_run`` to rules of the UECda server: each has size 0 unless its option is
-on, so the observation of rules without them is unchanged. The last four, the history of the deal, have size 0 unless
+section 12), ``jack_back``, ``pass_run`` and ``lock`` to rules of the UECda server: each has
+size 0 unless its option is on, so the observation of rules without them is unchanged. The last
+four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
 one, and the history one the prefix of the record one (what
@@ -126,13 +130,16 @@ class ObsBlock(IntEnum):
     ASK_HELD = 25
     JACK_BACK = 26
     PASS_RUN = 27
-    SEAT_PLAYED = 28
-    SEAT_PASSED = 29
-    RECENT = 30
-    RECORD = 31
+    LOCK = 28
+    SEAT_PLAYED = 29
+    SEAT_PASSED = 30
+    RECENT = 31
+    RECORD = 32
 
 
 ROW_SIZE = NUM_RANKS + 1
+LOCK_SIZE = 6
+"""``lock``: five suit bits of the top play, then the locked flag."""
 """The ``row`` block: one-hot rank of the row of singles, then its count / 4."""
 MOVE_KINDS = 4
 """Kinds of a move of the ``recent`` block: pass, set, jokers-only set, run (``Kind`` 0..3)."""
@@ -182,6 +189,7 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
         ObsBlock.JACK_BACK: int(rules.jack_back),
         ObsBlock.PASS_RUN: int(rules.stalemate_passes is not None),
+        ObsBlock.LOCK: LOCK_SIZE if rules.lock else 0,
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,
@@ -215,13 +223,19 @@ class ObservationLayout:
         return {name: obs[..., s] for name, s in self.slices.items()}
 
 
+def longest_run(rules: Rules) -> int:
+    """The most cards a run may hold (13; 14 with ``run_joker_ends``: the joker beyond an end),
+    whether runs are on or not."""
+    ends = int(rules.run_joker_ends and rules.num_jokers > 0)
+    return min(rules.max_run_length or NUM_RANKS + ends, NUM_RANKS + ends)
+
+
 def history_bounds(rules: Rules) -> dict[str, float]:
     """The largest entry of each history block under ``rules`` (blocks of size 0 included), for
     the adapters' observation spaces: a seat plays at most ``num_decks`` copies of a natural
     card and every joker; flags and one-hots are 1; a move's cards / 8 reach the largest set
     or the longest run over 8."""
-    longest_run = min(rules.max_run_length or NUM_RANKS, NUM_RANKS) if rules.runs else 0
-    biggest = max(rules.max_set_size, longest_run)
+    biggest = max(rules.max_set_size, longest_run(rules) if rules.runs else 0)
     return {
         "seat_played": float(max(rules.num_decks, rules.num_jokers, 1)),
         "seat_passed": 1.0,

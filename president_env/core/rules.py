@@ -44,7 +44,7 @@ import numpy as np
 
 from president_env.core.cards import NUM_NATURAL
 from president_env.core.constants import HISTORY_LEN
-from president_env.core.options import BOOL, Option, RuleParam, option
+from president_env.core.options import BOOL, REQUIREMENT_WORDS, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
@@ -265,6 +265,22 @@ class Rules:
         "the players still in take the places left at random, from the game's seed (UECda: "
         "20); None: never", (None,), low=2, high=MAX_STALEMATE,
         samples=(None, None, None, 2, 3, 20), param=RuleParam.STALEMATE_PASSES))
+    exact_plays: bool = field(default=False, metadata=option(
+        "each play names its exact cards: a set's suits, the joker's suit row, the joker's "
+        "place in a run (it may stand in for a card held; UECda)", BOOL,
+        samples=(False, False, True), param=RuleParam.EXACT_PLAYS, requires="exact_possible"))
+    lock: bool = field(default=False, metadata=option(
+        "a play of the suits of the play it follows locks the trick to them until it ends (the "
+        "joker's row is its suit; a lone joker ignores and clears the lock; UECda)", BOOL,
+        samples=(False, True), param=RuleParam.LOCK, requires="exact_plays"))
+    run_joker_ends: bool = field(default=False, metadata=option(
+        "with runs, the joker may extend a run below the 3 or above the 2 (JK-3-4, Q-K-A-2-JK; "
+        "a run from below the 3 ranks lowest; UECda)", BOOL, samples=(False, True),
+        param=RuleParam.RUN_JOKER_ENDS, requires="exact_plays"))
+    spade_three_beats_joker: bool = field(default=False, metadata=option(
+        "the 3 of spades alone may follow a lone joker (even in a locked trick) and clears the "
+        "pile (UECda)", BOOL, samples=(False, True), param=RuleParam.SPADE_THREE_BEATS_JOKER,
+        requires="exact_plays"))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -316,7 +332,7 @@ class Rules:
                 value = getattr(self, name)
                 if value != _DEFAULTS[name]:
                     raise ValueError(
-                        f"invalid Rules: {name}={value!r} refines {_REQUIREMENT_WORDS[opt.requires]}"
+                        f"invalid Rules: {name}={value!r} refines {REQUIREMENT_WORDS[opt.requires]}"
                         f", which is off; turn it on or leave {name} at {_DEFAULTS[name]!r}"
                     )
 
@@ -402,6 +418,11 @@ class Rules:
         return 4 * self.num_decks + self.num_jokers
 
     @property
+    def exact_possible(self) -> bool:
+        """Whether ``exact_plays`` may be on: one deck, at most one joker, one suit per run."""
+        return self.num_decks == 1 and self.num_jokers <= 1 and not self.runs_mixed_suits
+
+    @property
     def num_exchange_pairs(self) -> int:
         """1 (Bum and President) with 3 players, else 2 (and Vice-Bum with Vice-President)."""
         return 1 if self.num_players == 3 else 2
@@ -411,22 +432,7 @@ OPTIONS: Mapping[str, Option] = {f.name: f.metadata["option"] for f in dataclass
 """Every option of :class:`Rules`, in field order, with its metadata."""
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
-_REQUIREMENT_WORDS: dict[str, str] = {
-    "revolution": "revolution",
-    "runs": "runs",
-    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
-}
 
-
-def drop_unmet(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` (keyword arguments of :class:`Rules`) with every refining option whose
-    requirement is off set back to its default: what random rules draw from."""
-    out = dict(options)
-    probe = Rules(**{k: v for k, v in out.items() if OPTIONS[k].requires is None})
-    for name, opt in OPTIONS.items():
-        if opt.requires is not None and not getattr(probe, opt.requires):
-            out[name] = _DEFAULTS[name]
-    return out
 
 _DERIVED_PARAMS: dict[RuleParam, str] = {RuleParam.MAX_SET: "max_set_size"}
 """Slots of :func:`rule_params` that no single option fills: the property of Rules they hold."""

@@ -53,6 +53,9 @@ field            dtype, shape    meaning
                                  H = 8 (``observation="history"``), every move of a deal
                                  (``"record"``: ``Rules.record_length``), [B,0,2] without
                                  history
+``pile_suits``   int8 [B]        ``lock``: suits of the top play (bit ``1 << suit``, the
+                                 joker's row counted; 16 the fifth row), 0 none
+``locked``       bool [B]        ``lock``: the trick is locked to ``pile_suits``
 ===============  ==============  ===============================================================
 
 The fields from ``pending`` on are reset at the start of every deal. The last three, the
@@ -134,6 +137,8 @@ class State:
     seat_played: npt.NDArray[np.int8]
     seat_passed: npt.NDArray[np.int8]
     recent: npt.NDArray[np.int16]
+    pile_suits: npt.NDArray[np.int8]
+    locked: npt.NDArray[np.bool_]
     _arrays: K.Arrays = field(init=False, repr=False, compare=False)
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""

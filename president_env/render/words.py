@@ -11,6 +11,7 @@ from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import (
     NUM_CARDS,
     NUM_NATURAL,
+    NUM_RANKS,
     NUM_SUITS,
     RANK_NAMES,
     SUIT_WORDS,
@@ -65,11 +66,12 @@ def describe_pile(
         return "empty"
     rank, size = int(state.pile_rank[game]), int(state.pile_size[game])
     if kind == Kind.SET:
-        what = lay.name(lay.set_action(rank, size))
+        what = lay.name(lay.set_action(rank, size)).split(" (")[0]  # (exact_plays: no cards)
     elif kind == Kind.JOKERS:
         what = lay.name(lay.jokers_action(size))
     else:
-        what = f"run {'-'.join(RANK_NAMES[rank:rank + size])}"
+        what = "run " + "-".join(RANK_NAMES[r] if 0 <= r < NUM_RANKS else "JK"
+                                 for r in range(rank, rank + size))  # (JK: run_joker_ends)
     if pile_cards is not None:
         cards = np.asarray(pile_cards)
         if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:

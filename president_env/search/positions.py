@@ -116,6 +116,9 @@ def _fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np
     if rules.six_reverses:  # the direction, less what a Western revolution turns
         f["six_reversed"] = (k["direction"][:, 0] > 0) != (
             f["revolution"] & rules.western_revolution)
+    if k["lock"].shape[1]:  # lock: five suit bits, then the flag
+        f["pile_suits"] = np.rint(k["lock"][:, :5]) @ (1 << np.arange(5))
+        f["locked"] = k["lock"][:, 5] > 0
     return f
 
 
@@ -383,6 +386,7 @@ _START: dict[str, Any] = {
     "passed": False, "revolution": False, "place": -1, "n_finished": 0, "played": 0,
     "deal_over": False, "pending": False, "row_rank": -1, "row_count": 0, "jack_back": False,
     "six_reversed": False, "pass_run": 0, "seat_played": 0, "seat_passed": 0, "recent": -1,
+    "pile_suits": 0, "locked": False,
 }
 """The fields of a deal's start of play (as the engine's ``_reset_deal`` leaves them)."""
 

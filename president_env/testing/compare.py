@@ -6,7 +6,8 @@ pile (kind, rank, size, last player), passes, revolution, places, titles, scores
 dealer, cards played, the exchange (cards given, received, still to return), the state of the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
-``ask_held``; the UECda 11-back ``jack_back`` 6-revers ``six_reversed``, the passes in a row ``pass_run``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
+``ask_held``; the UECda 11-back ``jack_back``, 6-revers ``six_reversed``, the passes in a row
+``pass_run``, the ``lock``'s ``pile_suits`` and ``locked``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
 by both with ``observation="history"`` or ``"record"`` only, so compared then only: under ``"standard"`` the
 engine's fields have size 0), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
@@ -79,6 +80,8 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
         "seat_played": state.seat_played[b].tolist(),
         "seat_passed": state.seat_passed[b].tolist(),
         "recent": state.recent[b].tolist(),
+        "pile_suits": int(state.pile_suits[b]),
+        "locked": bool(state.locked[b]),
     }
 
 
@@ -118,6 +121,8 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "seat_played": ref.seat_played,
         "seat_passed": ref.seat_passed,
         "recent": ref.recent,
+        "pile_suits": ref.pile_suits,
+        "locked": ref.locked,
     }
     if not ref.rules.keeps_history:
         for name in HISTORY_FIELDS:

@@ -165,6 +165,8 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     st.seat_played[b, :, :] = 0
     st.seat_passed[b, :, :] = 0
     st.recent[b, :, :] = -1
+    st.pile_suits[b] = 0
+    st.locked[b] = False
     st.phase[b] = Phase.PLAY
 
 

@@ -29,7 +29,8 @@ those fields keep their values of the deal's start (zeros, ``recent`` -1).
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
 natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
-(mixed suits: the lowest suit held) for each place held and a joker for each other.
+(mixed suits: the lowest suit held) for each place held and a joker for each other; with
+``exact_plays`` an action names its cards (a set's suits and joker, a run's joker place).
 """
 
 from __future__ import annotations
@@ -72,10 +73,21 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
     size, suit, card: one row of the action tables) takes from ``hand`` (53 counts).
 
     A pass or an ask takes nothing; a run of suit -1 (mixed suits) takes the lowest suit held
-    of each rank; the hand is assumed able to make the play (see the mask).
+    of each rank; the hand is assumed able to make the play (see the mask). With
+    ``exact_plays`` a set's ``suit`` is the mask of its natural suits and ``card`` the joker's
+    row (-1: none), a run's ``card`` the joker's offset from its bottom (-1: none).
     """
     out[:] = 0
-    if kind == Kind.SET:
+    if kind == Kind.SET and suit >= 0:  # exact_plays
+        for u in range(NUM_SUITS):
+            out[rank * NUM_SUITS + u] = suit >> u & 1
+        out[JOKER] = 1 if card >= 0 else 0
+    elif kind == Kind.RUN and card >= 0:  # exact_plays, with the joker at offset card
+        for i in range(size):
+            if i != card:
+                out[(rank + i) * NUM_SUITS + suit] = 1
+        out[JOKER] = 1
+    elif kind == Kind.SET:
         need = size
         for u in range(NUM_SUITS):
             c = rank * NUM_SUITS + u
@@ -104,16 +116,16 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
 
 @kernel(inline="always")
 def _take(  # type: ignore[no-untyped-def]
-    hands, played, seat_played, history, b, p, kind, rank, size, suit, taken
+    hands, played, seat_played, history, b, p, kind, rank, size, suit, card, taken
 ):
     """Take the cards of a play from the hand of ``p`` into the public memory of cards played,
     per rank, and per seat if ``history`` (``taken``: int8 [53] scratch)."""
-    take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
+    take_cards(hands[b, p], kind, rank, size, suit, card, taken)
     lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
     if kind == Kind.SET:
         lo, hi = rank * NUM_SUITS, (rank + 1) * NUM_SUITS
-    elif kind == Kind.RUN:
-        lo, hi = rank * NUM_SUITS, (rank + size) * NUM_SUITS
+    elif kind == Kind.RUN:  # (run_joker_ends: the joker's place may lie outside the ranks)
+        lo, hi = max(rank, 0) * NUM_SUITS, min(rank + size, NUM_RANKS) * NUM_SUITS
     for c in range(lo, hi):
         hands[b, p, c] -= taken[c]
         played[b, c // NUM_SUITS] += taken[c]
@@ -147,9 +159,13 @@ def _note_pass(seat_passed, b, p, pile_kind, pile_rank, pile_size):  # type: ign
 
 
 @kernel(inline="always")
-def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
+def _clears(rp, kind, rank, size, rev, on_joker):  # type: ignore[no-untyped-def]
     """Whether the play clears the pile: a set of the top rank (2s; 3s in a revolution) with
-    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``."""
+    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``; a set on
+    a lone joker (``on_joker``: the 3 of spades, the one that may follow it) with
+    ``spade_three_beats_joker``."""
+    if on_joker and kind == Kind.SET and rp[RuleParam.SPADE_THREE_BEATS_JOKER] != 0:
+        return True
     eights = rp[RuleParam.EIGHT_CLEARS] != 0
     if kind == Kind.SET:
         top = 0 if rev else TOP
@@ -177,6 +193,31 @@ def _turn(jack_back, six_reversed, b, jacks, sixes, kind, rank, size):  # type: 
     one holding a 6 the direction of play until the deal ends (``sixes``: ``six_reverses``)."""
     jack_back[b] = jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
     six_reversed[b] = six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
+
+
+@kernel(inline="always")
+def play_suits(kind, suit, card):  # type: ignore[no-untyped-def]
+    """``exact_plays``: the suits of a play (bit ``1 << suit``): a set's natural suits and the
+    joker's row (16 beside all four suits), a run's suit; 0 for jokers alone."""
+    if kind == Kind.SET:
+        return suit | (1 << card if card >= 0 else 0)
+    if kind == Kind.RUN:
+        return 1 << suit
+    return 0
+
+
+@kernel(inline="always")
+def _lock(lock, pile_suits, locked, b, pile_kind, kind, suit, card):  # type: ignore[no-untyped-def]
+    """With ``lock``: a play of the suits of the play it follows locks the trick; a lone joker
+    clears the lock (it ignores it too: see the mask)."""
+    if not lock:
+        return
+    suits = play_suits(kind, suit, card)
+    if kind == Kind.JOKERS:
+        locked[b] = False
+    elif pile_kind != Kind.PASS and suits == pile_suits[b]:
+        locked[b] = True
+    pile_suits[b] = suits
 
 
 @kernel(inline="always")
@@ -359,6 +400,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     jacks = rp[RuleParam.JACK_BACK] != 0
     sixes = rp[RuleParam.SIX_REVERSES] != 0
     stale = rp[RuleParam.STALEMATE_PASSES]
+    lock = rp[RuleParam.LOCK] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -388,8 +430,9 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b] != st.jack_back[b]  # the order in force
+            on_joker = st.pile_kind[b] == Kind.JOKERS
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
-                  tab.suit[a], taken)
+                  tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True
@@ -399,6 +442,8 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 else:
                     st.revolution[b] = not st.revolution[b]
             _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
+            _lock(lock, st.pile_suits, st.locked, b, st.pile_kind[b], kind, tab.suit[a],
+                  tab.card[a])
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -409,7 +454,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if went_out and st.n_finished[b] == n_players - 1:
                 end_deal(rp, st, b)  # the last player takes the last place
                 continue
-            if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
+            if _clears(rp, kind, rank, size, rev, on_joker) or is_bomb(bombs, kind, size):
                 winner = p
         if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own):
             winner = st.last_player[b]
@@ -420,5 +465,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
+            st.pile_suits[b] = 0  # (lock: the lock ends with the trick)
+            st.locked[b] = False
         else:
             st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)

@@ -68,6 +68,8 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
+    "pile_suits": (np.int8, ()),
+    "locked": (np.bool_, ()),
 }
 """dtype and dimensions after the batch axis of every state array, in the order of
 :class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
@@ -114,6 +116,8 @@ class Arrays(NamedTuple):
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
+    pile_suits: np.ndarray
+    locked: np.ndarray
 
 
 class PlayTables(NamedTuple):
@@ -122,12 +126,13 @@ class PlayTables(NamedTuple):
 
     kind: np.ndarray
     rank: np.ndarray
-    """Rank of a set, bottom rank of a run, else -1."""
+    """Rank of a set, bottom rank of a run (-1 with the joker below the 3), else -1."""
     size: np.ndarray
     suit: np.ndarray
-    """Suit of a run, else -1."""
+    """Suit of a run; with ``exact_plays`` the natural suits of a set (a mask); else -1."""
     card: np.ndarray
-    """Card given back in the exchange, else -1."""
+    """Card given back in the exchange; with ``exact_plays`` the joker's row in a set, its
+    offset from the bottom in a run; else -1."""
 
 
 class MaskTables(NamedTuple):
@@ -136,6 +141,8 @@ class MaskTables(NamedTuple):
     run_suit: np.ndarray
     run_bottom: np.ndarray
     run_len: np.ndarray
+    run_joker: np.ndarray
+    """``exact_plays``: the joker's offset from the bottom (-1: none); else -1."""
     set_base: int
     joker_base: int
     run_base: int
