@@ -70,9 +70,10 @@ def test_the_layout_names_each_set_by_its_suits_and_the_jokers_row() -> None:
     assert plain.set_stride == 15 and len(plain.runs) == 4 * 66
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(set(PRESETS) - {"uecda"}))
 def test_every_preset_keeps_its_layout(name: str) -> None:
-    """exact_plays is off in every preset: the sets stay one action per rank and size."""
+    """exact_plays is off in every preset but ``uecda``: the sets stay one action per rank and
+    size."""
     lay = ActionLayout(Rules.preset(name))
     assert lay.set_stride == lay.max_set and set(lay.run_jokers) <= {-1}
     assert (lay.suit[lay.kind == 1] == -1).all() and (lay.card[lay.kind == 1] == -1).all()

@@ -71,6 +71,24 @@ PRESETS: dict[str, dict[str, Any]] = {
         revolution_timing="next_trick",
         bombs=5,
     ),
+    "uecda": dict(  # the UECda standard server's defaults (RULES.md section 13; docs/rules.md)
+        num_players=5,
+        jokers=1,
+        pass_is_final=True,
+        top_rank_clears=False,
+        eight_clears=True,
+        revolution=True,
+        runs=True,
+        first_lead="three_of_diamonds",
+        exact_plays=True,
+        run_joker_ends=True,
+        runs_disjoint=True,
+        run_revolution=5,
+        spade_three_beats_joker=True,
+        lock=True,
+        play_on_own=True,
+        stalemate_passes=20,
+    ),
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8),
@@ -79,6 +97,7 @@ PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "cardverse": (3, 6),
     "daifugo": (3, 8),
     "daifugo_full": (3, 8),
+    "uecda": (5, 5),
 }
 PRESET_SOURCES: dict[str, str] = {
     "standard": "004",
@@ -87,6 +106,7 @@ PRESET_SOURCES: dict[str, str] = {
     "cardverse": "003",
     "daifugo": "000+001",
     "daifugo_full": "000+001+004",
+    "uecda": "UECda",
 }
 """The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 
