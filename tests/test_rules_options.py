@@ -137,6 +137,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "JACK_BACK": 25,
         "SIX_REVERSES": 26,
         "STALEMATE_PASSES": 27,
+        "LEAD_MAY_PASS": 28,
     }
 
 
@@ -171,6 +172,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.jack_back),
         int(r.six_reverses),
         r.stalemate_passes or 0,
+        int(r.lead_may_pass),
     ]
 
 

@@ -36,7 +36,8 @@ from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
 NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
 UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
-                 "six_reverses", "stalemate_passes")
+                 "six_reverses", "stalemate_passes",
+                 "lead_may_pass")
 """The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
@@ -379,6 +380,7 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules(jack_back=True), ("jack_back",)),
         (Rules(six_reverses=True), ("six_reverses",)),
         (Rules(stalemate_passes=20), ("stalemate_passes",)),
+        (Rules(stalemate_passes=20, lead_may_pass=True), ("stalemate_passes", "lead_may_pass")),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

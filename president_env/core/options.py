@@ -65,6 +65,8 @@ class RuleParam(IntEnum):
     STALEMATE_PASSES = 27
     """Passes in a row (across tricks) that end the deal, the players left ranked at random;
     0 for none."""
+    LEAD_MAY_PASS = 28
+    """1 when the leader may pass on an empty pile (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -90,7 +92,8 @@ class Option:
     """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
     requires: str | None = None
     """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
-    ``"exchange_on"``) that must be true unless this option has its default value."""
+    ``"exchange_on"``, ``"stalemate_on"``) that must be true unless this option has its
+    default value."""
 
     def allows(self, value: Any) -> bool:
         if any(_same(value, c) for c in self.choices):

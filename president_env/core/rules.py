@@ -265,6 +265,10 @@ class Rules:
         "the players still in take the places left at random, from the game's seed (UECda: "
         "20); None: never", (None,), low=2, high=MAX_STALEMATE,
         samples=(None, None, None, 2, 3, 20), param=RuleParam.STALEMATE_PASSES))
+    lead_may_pass: bool = field(default=False, metadata=option(
+        "the leader may pass on an empty pile; when all have passed, the same leader leads "
+        "again (UECda; needs stalemate_passes, which ends a deal that nobody plays in)", BOOL,
+        samples=(False, True), param=RuleParam.LEAD_MAY_PASS, requires="stalemate_on"))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -379,8 +383,11 @@ class Rules:
     def record_length(self) -> int:
         """The most moves a deal's play can make: every play takes a card, and between two plays
         (and after the last) each seat passes at most once: ``num_cards * P + P`` (the last
-        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``)."""
+        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``; with
+        ``lead_may_pass`` up to ``stalemate_passes`` passes come between two plays)."""
         passes = self.num_players + int(self.play_on_own)  # (at most, between two plays)
+        if self.lead_may_pass and self.stalemate_passes is not None:  # (then at most n)
+            passes = max(passes, self.stalemate_passes + 1)
         return self.num_cards * passes + passes
 
     @property
@@ -395,6 +402,11 @@ class Rules:
     def exchange_on(self) -> bool:
         """Whether cards are exchanged before every deal after the first."""
         return self.deals > 1 and (self.exchange is True or self.exchange == "auto")
+
+    @property
+    def stalemate_on(self) -> bool:
+        """Whether passes in a row end a deal (``stalemate_passes``)."""
+        return self.stalemate_passes is not None
 
     @property
     def max_set_size(self) -> int:
@@ -415,6 +427,7 @@ _REQUIREMENT_WORDS: dict[str, str] = {
     "revolution": "revolution",
     "runs": "runs",
     "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
+    "stalemate_on": "stalemate_passes",
 }
 
 

@@ -24,6 +24,7 @@ ENABLING: dict[str, dict[str, Any]] = {
     "revolution": {"revolution": True},
     "runs": {"runs": True},
     "exchange_on": {"exchange": True, "deals": 2},
+    "stalemate_on": {"stalemate_passes": 20},
 }
 """For each requirement of a refining option (:attr:`~president_env.core.rules.Option.requires`),
 option values that meet it."""
