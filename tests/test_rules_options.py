@@ -141,6 +141,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "LOCK": 29,
         "SPADE_THREE_BEATS_JOKER": 30,
         "RUN_JOKER_ENDS": 31,
+        "LEAD_MAY_PASS": 32,
     }
 
 
@@ -179,6 +180,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.lock),
         int(r.spade_three_beats_joker),
         int(r.run_joker_ends),
+        int(r.lead_may_pass),
     ]
 
 

@@ -18,6 +18,8 @@ on the plain reference alike.
 * ``stalemate_passes=n``: the n-th pass in a row (across tricks; any play starts the count
   again) ends the deal, the players still in taking the places left in an order drawn from
   the game's seed (the same in both implementations, and again for the same seed).
+* ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile; when
+  all have passed the same leader leads again; those passes count toward a stalemate.
 
 The later ones are tables of steps on both implementations (``tests/test_variants.py``'s
 ``play``: an action by name, then the fields expected after it).
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_variants import EngineGame, NewGame, RefGame, play
+from test_variants import EngineGame, NewGame, RefGame, expect, play
 
 from agents import HardAgent
 from president_env.core.cards import parse_hand
@@ -384,6 +386,45 @@ def test_hard_stalls_the_deal_only_when_it_is_behind(mine: str, stale: int | Non
         engine.step_inplace(state, [names.index(move)])
     act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
     assert names[act] == choice
+
+
+def test_the_leader_may_pass_and_leads_again_when_all_have_passed(new_game: NewGame) -> None:
+    rules = Rules(num_players=3, stalemate_passes=20, lead_may_pass=True)
+    g = new_game(rules, ["5c 9c", "6d 10d", "7h Jh"])
+    play(g, [
+        ("pass", {"current": 1, "pile": "empty", "passed": [0],
+                  "legal": {"pass", "single 6", "single 10"}}),
+        ("pass", {"current": 2, "passed": [0, 1]}),
+        ("pass", {"current": 0, "pile": "empty", "passed": [], "legal": {"pass", "single 5",
+                                                                        "single 9"}}),
+    ])
+    assert g.view()["pass_run"] == 3
+
+
+@pytest.mark.parametrize("final", [True, False])
+def test_a_leader_who_passed_is_out_of_the_trick_when_passes_are_final(
+        new_game: NewGame, final: bool) -> None:
+    rules = Rules(num_players=3, stalemate_passes=20, lead_may_pass=True, pass_is_final=final)
+    g = new_game(rules, ["5c 9c", "6d 10d", "7h Jh"])
+    play(g, [("pass", {}), ("single 6", {"current": 2}), ("pass", {})])
+    if final:  # seat 0 and seat 2 have passed: seat 1 wins the trick and leads
+        expect_view = {"current": 1, "pile": "empty"}
+    else:  # the 6 brought seat 0 back
+        expect_view = {"current": 0, "pile": "single 6", "legal": {"pass", "single 9"}}
+    expect(g, expect_view)
+
+
+def test_passes_of_leaders_stall_the_deal(new_game: NewGame) -> None:
+    rules = Rules(num_players=3, stalemate_passes=3, lead_may_pass=True)
+    g = new_game(rules, ["5c 9c", "6d 10d", "7h Jh"], 5)
+    play(g, [("pass", {}), ("pass", {}),
+             ("pass", {"phase": "done", "place": _places(stalemate_seats(5, 0, 3), {})})])
+
+
+def test_lead_may_pass_needs_stalemate_passes() -> None:
+    with pytest.raises(ValueError, match="lead_may_pass.*stalemate_passes"):
+        Rules(lead_may_pass=True)
+    assert Rules(lead_may_pass=True, stalemate_passes=20).record_length == 52 * 21 + 21
 
 
 def test_the_options_need_runs_and_revolution() -> None:

@@ -23,7 +23,8 @@ it is scored by the hand it leaves alone. With ``jack_back`` the chance to hold 
 the order in force (revolution XOR 11-back), turned again by a play holding a J; the hand left
 in the order after the trick, when the 11-back ends. With ``stalemate_passes``, a pass that would
 stall the deal (its places then drawn at random) is taken when Hard holds more cards than the
-mean of the players still in, and avoided when it holds fewer.
+mean of the players still in, and avoided when it holds fewer. With ``lead_may_pass`` a pass
+on an empty pile costs ``alpha``, the value of the lead it gives away.
 """
 
 from __future__ import annotations
@@ -168,6 +169,8 @@ def _hard_play(b, row, seen, turn, tab, rp, w, acts, scores):  # type: ignore[no
                 hand, nat, hand[JOKER], turn.rev != turn.pending, tab, seen.outn, turn.jout, rp, w
             )
             score = val + _stall_score(total, seen, turn, rp, w)
+            if turn.pile_kind == 0:  # lead_may_pass: a pass gives the lead away
+                score -= w[HardWeight.ALPHA]
             if danger_last:
                 score -= w[HardWeight.DANGER_PASS]
         elif acts.size[a] == total:

@@ -73,6 +73,8 @@ class RuleParam(IntEnum):
     """1 when the 3 of spades alone may follow a lone joker, and clears the pile."""
     RUN_JOKER_ENDS = 31
     """1 when the joker may stand below the 3 or above the 2 of a run (its bottom -1, top 13)."""
+    LEAD_MAY_PASS = 32
+    """1 when the leader may pass on an empty pile (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -98,7 +100,8 @@ class Option:
     """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
     requires: str | None = None
     """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
-    ``"exchange_on"``, ...) that must be true unless this option has its default value."""
+    ``"exchange_on"``, ``"stalemate_on"``) that must be true unless this option has its
+    default value."""
 
     def allows(self, value: Any) -> bool:
         if any(_same(value, c) for c in self.choices):
@@ -167,6 +170,7 @@ REQUIREMENT_WORDS: dict[str, str] = {
     "exact_plays": "exact_plays",
     "exact_possible": "one deck, at most one joker and runs of one suit (decks=1, or 'auto' "
                       "with 3-6 players; jokers 0 or 1; runs_mixed_suits=False)",
+    "stalemate_on": "stalemate_passes",
 }
 """The requirements of refining options (:attr:`Option.requires`) in words, for errors."""
 

@@ -88,6 +88,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         lock=True,
         play_on_own=True,
         stalemate_passes=20,
+        lead_may_pass=True,
     ),
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
@@ -301,6 +302,10 @@ class Rules:
         "the 3 of spades alone may follow a lone joker (even in a locked trick) and clears the "
         "pile (UECda)", BOOL, samples=(False, True), param=RuleParam.SPADE_THREE_BEATS_JOKER,
         requires="exact_plays"))
+    lead_may_pass: bool = field(default=False, metadata=option(
+        "the leader may pass on an empty pile; when all have passed, the same leader leads "
+        "again (UECda; needs stalemate_passes, which ends a deal that nobody plays in)", BOOL,
+        samples=(False, True), param=RuleParam.LEAD_MAY_PASS, requires="stalemate_on"))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -415,8 +420,11 @@ class Rules:
     def record_length(self) -> int:
         """The most moves a deal's play can make: every play takes a card, and between two plays
         (and after the last) each seat passes at most once: ``num_cards * P + P`` (the last
-        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``)."""
+        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``; with
+        ``lead_may_pass`` up to ``stalemate_passes`` passes come between two plays)."""
         passes = self.num_players + int(self.play_on_own)  # (at most, between two plays)
+        if self.lead_may_pass and self.stalemate_passes is not None:  # (then at most n)
+            passes = max(passes, self.stalemate_passes + 1)
         return self.num_cards * passes + passes
 
     @property
@@ -431,6 +439,11 @@ class Rules:
     def exchange_on(self) -> bool:
         """Whether cards are exchanged before every deal after the first."""
         return self.deals > 1 and (self.exchange is True or self.exchange == "auto")
+
+    @property
+    def stalemate_on(self) -> bool:
+        """Whether passes in a row end a deal (``stalemate_passes``)."""
+        return self.stalemate_passes is not None
 
     @property
     def max_set_size(self) -> int:

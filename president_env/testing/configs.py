@@ -27,6 +27,7 @@ ENABLING: dict[str, dict[str, Any]] = {
     "exchange_on": {"exchange": True, "deals": 2},
     "exact_possible": {"decks": 1, "jokers": 1, "runs_mixed_suits": False},
     "exact_plays": {"exact_plays": True, "decks": 1, "jokers": 1, "runs_mixed_suits": False},
+    "stalemate_on": {"stalemate_passes": 20},
 }
 """For each requirement of a refining option (:attr:`~president_env.core.rules.Option.requires`),
 option values that meet it."""

@@ -310,7 +310,8 @@ class ReferenceGame(Exchange, History, Uecda):
             hand = self._hands[seat]
             return [self.layout.give_action(c) for c in range(NUM_CARDS) if hand[c] > 0]
         following = self.pile_kind != Kind.PASS
-        legal = [PASS] if following else []  # no pass when leading
+        # no pass when leading (but with lead_may_pass)
+        legal = [PASS] if following or self.rules.lead_may_pass else []
         with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
         for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
             # a bomb goes on any pile, in turn; nothing is compared
@@ -348,8 +349,9 @@ class ReferenceGame(Exchange, History, Uecda):
         self.passed[self.current] = True
         if self._stalls():  # stalemate_passes
             self._end_deal()
-        elif self._trick_over():
-            self._new_trick(leader=self.last_player)
+        elif self._trick_over():  # nobody played (lead_may_pass): the leader leads again
+            nobody = (self.current + self.direction) % self.num_players
+            self._new_trick(leader=self.last_player if self.last_player >= 0 else nobody)
         else:
             self.current = self._next_to_act(self.current)
 

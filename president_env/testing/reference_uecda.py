@@ -13,6 +13,9 @@ the engine:
   starts the count again) ends the deal: the players still in take the places left in the
   order of :func:`~president_env.core.engine.stalemate_seats` (the engine's seeded stream,
   shared as the deal is).
+* ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile (a pass
+  that notes nothing in ``seat_passed``); when every player still in has passed, the seat
+  after the last to pass holding cards, who led, leads again.
 """
 
 from __future__ import annotations

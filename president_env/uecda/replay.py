@@ -19,8 +19,8 @@ is a pass, as the server counts it. A game replays **identically** when:
 The first difference ends a game's replay and is reported as a :class:`Mismatch` with its
 class (``"mover"``, ``"illegal"``, ``"refused_legal"``, ``"no_action"``, ``"lead_pass"``,
 ``"early_end"``, ``"late_end"``, ``"result"``, ``"stalemate"``). ``"lead_pass"``: the server
-lets the leader pass on an empty field (a refused play counts as one: the leader leads again
-once all passed), which the engine has no option for yet (``lead_may_pass``).
+lets the leader pass on an empty field (a refused play counts as one), which the engine allows
+only with ``lead_may_pass`` (on in the preset).
 
 The server's match-level rules (seats reshuffled every 3 games, class resets, the exchange's
 gifts) stay outside: each game starts from its logged post-exchange hands.
@@ -183,8 +183,8 @@ def replay_game(engine: Engine, game: UecdaGame, refused: Collection[tuple[int, 
             return miss("illegal", f"{layout.name(a)} by player {move.player} is masked")
         if a == 0 and not one.mask[0]:
             return miss("lead_pass", f"player {move.player} passes on an empty field (a "
-                        f"{'refused play' if move.cards is not None else 'pass'}; the engine "
-                        "has no lead_may_pass)")
+                        f"{'refused play' if move.cards is not None else 'pass'}; "
+                        "lead_may_pass is off)")
         passes = passes + 1 if a == 0 else 0
         if steps is not None:
             steps.append((one.current, a))

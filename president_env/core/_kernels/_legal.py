@@ -4,7 +4,7 @@ random legal action per row.
 Following a play, a set must match the pile's size and beat its rank (or equal it with
 ``allow_equal``), a jokers-only set follows a set of its size (or, with ``allow_equal``,
 another jokers-only set), a run follows a run of its length from a higher bottom; leading,
-anything held may be played. In a revolution the rank order is reversed (and, with
+anything held may be played (and, with ``lead_may_pass``, a pass). In a revolution the rank order is reversed (and, with
 ``jack_back``, after a J in the trick: the order in force is revolution XOR 11-back).
 
 Variants: with ``bombs`` every set (or jokers-only set) of at least that many cards held may
@@ -241,6 +241,7 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
     exact = rp[RuleParam.EXACT_PLAYS] != 0
     s3 = rp[RuleParam.SPADE_THREE_BEATS_JOKER] != 0
+    lead_pass = rp[RuleParam.LEAD_MAY_PASS] != 0
     for b in range(lo, hi):
         for a in range(out.shape[1]):
             out[b, a] = False
@@ -254,7 +255,7 @@ def mask_kernel(rp, tables, arrays, out, lo, hi):  # type: ignore[no-untyped-def
         elif phase == Phase.PLAY:
             rev = st.revolution[b] != st.jack_back[b]  # (jack_back: the order in force)
             pile = Pile(st.pile_kind[b], st.pile_rank[b], st.pile_size[b], rev)
-            if pile.kind != Kind.PASS:
+            if pile.kind != Kind.PASS or lead_pass:  # (lead_may_pass: on an empty pile too)
                 out[b, PASS_ACTION] = True
             if exact:  # each play names its cards
                 locked = st.pile_suits[b] if st.locked[b] else -1

@@ -255,16 +255,19 @@ def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def
 def new_trick(  # type: ignore[no-untyped-def]
     pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d
 ):
-    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards."""
+    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards.
+    With no winner (-1: everyone passed on the empty pile, ``lead_may_pass``) the seat after
+    the last to pass (``current``) holding cards, the leader, leads again."""
     pile_kind[b] = Kind.PASS
     pile_rank[b] = -1
     pile_size[b] = 0
     last_player[b] = -1
     passed[b, :] = False
-    if place[b, winner] < 0:
+    if winner >= 0 and place[b, winner] < 0:
         current[b] = winner
     else:
-        current[b] = next_active(place, passed, b, winner, n_players, False, d)
+        after = winner if winner >= 0 else current[b]
+        current[b] = next_active(place, passed, b, after, n_players, False, d)
 
 
 @kernel(inline="always")
@@ -456,12 +459,13 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 continue
             if _clears(rp, kind, rank, size, rev, on_joker) or is_bomb(bombs, kind, size):
                 winner = p
-        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own):
-            winner = st.last_player[b]
-        if winner >= 0 and variants:  # a pending revolution first, then the next leader
+        over = winner >= 0 or _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own)
+        if over and winner < 0:
+            winner = st.last_player[b]  # (-1: nobody played, lead_may_pass: see new_trick)
+        if over and variants:  # a pending revolution first, then the next leader
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
         d = direction(western, st.revolution[b], st.six_reversed[b])
-        if winner >= 0:
+        if over:
             st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
