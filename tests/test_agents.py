@@ -32,6 +32,9 @@ def all_rules() -> Iterator[Rules]:
     yield Rules.preset("daifugo", num_players=4, decks=2, deals=2)
     yield Rules.preset("revolution", num_players=3, top_rank_clears=False, jokers=1, deals=2)
     yield Rules.preset("cardverse", num_players=4, deals=3, scoring="tally", exchange=True)
+    yield Rules(num_players=5, jokers=1, runs=True, revolution=True, eight_clears=True,
+                top_rank_clears=False, pass_is_final=True, deals=2, exact_plays=True, lock=True,
+                spade_three_beats_joker=True, run_joker_ends=True)
 
 
 RULES = list(all_rules())

@@ -23,7 +23,7 @@ import pytest
 
 from president_env.core.cards import card_name, format_hand, parse_hand
 from president_env.core.constants import Kind
-from president_env.core.rules import OPTIONS, PRESETS, Rules
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
 from president_env.testing import reference
 from president_env.testing.configs import ENABLING
 from president_env.testing.difftest import (
@@ -113,7 +113,9 @@ def test_chosen_option_mixes_agree(rules: Rules) -> None:
 def test_given_partial_deals_agree(name: str) -> None:
     """First deals given as hands (init_from_hands): part of the pack, 3 of clubs maybe absent."""
     rng = random.Random(f"hands {name}")
-    rules = Rules.preset(name, num_players=rng.choice([3, 4, 5, 6]), deals=2)
+    lo, hi = PRESET_PLAYERS[name]
+    rules = Rules.preset(name, num_players=rng.choice([p for p in (3, 4, 5, 6) if lo <= p <= hi]),
+                         deals=2)
     play_batch(rules, _seeds(rng), rng, hands=[random_hands(rules, rng) for _ in range(BATCH)])
 
 

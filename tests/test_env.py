@@ -40,6 +40,8 @@ VARIANT_OPTIONS: dict[str, dict[str, Any]] = {
     "bombs": dict(jokers=2, bombs=4),
     "mixed_runs": dict(runs=True, jokers=1, runs_mixed_suits=True),
     "max_run": dict(runs=True, max_run_length=4),
+    "exact": dict(runs=True, jokers=1, revolution=True, exact_plays=True, lock=True,
+                  spade_three_beats_joker=True, run_joker_ends=True),
     "asks": dict(deals=3, president_asks=True),
     "all": dict(
         allow_equal=True, revolution=True, runs=True, jokers=2, deals=2, bombs=4,

@@ -10,7 +10,7 @@
 * The standard observation is unchanged: the same seeds play the same games under either
   option, and the standard observation is the prefix of the history one. Under
   ``"standard"`` the three fields are not kept: the engine makes them of size 0 (a 4-player
-  game: 710 bytes, not 1,166); an engine with the history refuses such a state, a standard
+  game: 714 bytes, not 1,170); an engine with the history refuses such a state, a standard
   engine plays a state with the history as one without.
 * Nothing hidden: dealing the other seats' cards again among them changes no observation.
 * The adapters (AEC, vector, single agent) give the blocks through their fused paths;
@@ -432,7 +432,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
                                                                  num_players: int) -> None:
     rules = Rules.preset(preset, num_players=num_players)
     others = tuple(f for f in STATE_FIELDS if f not in HISTORY)
-    assert len(others) == 27
+    assert len(others) == 30
     p = num_players
     states = [Engine(rules).init(np.arange(16)), Engine(rules).init_from_hands(
         Engine(rules).init(np.arange(16)).hands, seed=np.arange(16)), State.zeros(16, p, False)]
@@ -448,7 +448,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
     history_bytes = 2 * p * NUM_CARDS + 8 * 2 * 2  # int8 [P,53] twice, int16 [8,2]
     assert _per_game(full) == _per_game(states[0]) + history_bytes
     if num_players == 4:
-        assert _per_game(states[0]) == 710 and _per_game(full) == 1166
+        assert _per_game(states[0]) == 714 and _per_game(full) == 1170
 
 
 def _calls_with_a_state(engine: Engine, state: State) -> list[tuple[str, Any]]:

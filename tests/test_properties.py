@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from president_env.core.engine import PHASE_DONE, Engine, State
-from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules, drop_unmet
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
 from president_env.rewards import deal_rewards, reward_table
 from president_env.testing.checks import (
     EngineCheckError,
@@ -33,7 +33,7 @@ from president_env.testing.checks import (
     check_turn,
     step_bound,
 )
-from president_env.testing.configs import ENABLING, all_variants_rules, random_rules
+from president_env.testing.configs import ENABLING, all_variants_rules, drop_unmet, random_rules
 from president_env.testing.difftest import VARIANTS
 
 MAX_SEED = 2**64 - 1

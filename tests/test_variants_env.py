@@ -34,7 +34,11 @@ from president_env.records.format import LATER_OPTIONS
 from president_env.render import render_table
 from president_env.render.picture import HEADER_H, MARGIN, PANEL_H, draw_table
 
-NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held")
+NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held", "lock")
+UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
+                 "six_reverses", "stalemate_passes", "exact_plays", "lock",
+                 "spade_three_beats_joker", "run_joker_ends", "lead_may_pass")
+"""The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
     "next_trick": Rules(  # two decks: random players seldom hold and play four of a kind
@@ -90,10 +94,11 @@ def test_the_new_blocks_have_size_zero_without_their_options() -> None:
 @pytest.mark.parametrize(
     ("options", "sizes"),
     [
-        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0)),
-        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0)),
-        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53)),
-        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 6),
+        (dict(revolution=True, revolution_timing="next_trick"), (1, 0, 0, 0, 0, 0, 0)),
+        (dict(revolution=True, western_revolution=True), (0, 1, 14, 0, 0, 0, 0)),
+        (dict(deals=2, president_asks=True), (0, 0, 0, 1, 53, 53, 0)),
+        (dict(bombs=4, runs=True, runs_mixed_suits=True, max_run_length=3), (0,) * 7),
+        (dict(exact_plays=True, lock=True), (0,) * 6 + (6,)),
     ],
 )
 def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes: tuple[int, ...]
@@ -103,7 +108,8 @@ def test_each_block_has_its_size_with_its_option(options: dict[str, Any], sizes:
     got = tuple(layout.slices[n].stop - layout.slices[n].start for n in NEW_BLOCKS)
     assert got == sizes
     assert layout.size == base.size + sum(sizes)
-    later = (*NEW_BLOCKS, "seat_played", "seat_passed", "recent", "record")  # (empty: history)
+    later = (*NEW_BLOCKS, "jack_back", "pass_run", "seat_played", "seat_passed", "recent",
+             "record")
     assert [layout.slices[n] for n in base.slices if n not in later] == [
         base.slices[n] for n in base.slices if n not in later
     ]  # the blocks of the default observation stay where they were
@@ -368,9 +374,20 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules.preset("daifugo_full", bombs=None, revolution_timing="immediate"),
          ("revolution_timing", "bombs")),
         (VARIANTS["all"], tuple(n for n in LATER_OPTIONS
-                                if n not in ("observation", "runs_disjoint", "run_revolution"))),
+                                if n not in ("observation", *UECDA_OPTIONS))),
         (Rules(runs=True, runs_disjoint=True), ("runs_disjoint",)),
         (Rules(runs=True, revolution=True, run_revolution=5), ("run_revolution",)),
+        (Rules(play_on_own=True), ("play_on_own",)),
+        (Rules(jack_back=True), ("jack_back",)),
+        (Rules(six_reverses=True), ("six_reverses",)),
+        (Rules(stalemate_passes=20), ("stalemate_passes",)),
+        (Rules(exact_plays=True), ("exact_plays",)),
+        (Rules(exact_plays=True, lock=True), ("exact_plays", "lock")),
+        (Rules(exact_plays=True, spade_three_beats_joker=True),
+         ("exact_plays", "spade_three_beats_joker")),
+        (Rules(runs=True, exact_plays=True, run_joker_ends=True),
+         ("exact_plays", "run_joker_ends")),
+        (Rules(stalemate_passes=20, lead_may_pass=True), ("stalemate_passes", "lead_may_pass")),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -31,7 +31,7 @@ def _easy_score(k, r, n, u, c, rev, nat, hand):  # type: ignore[no-untyped-def]
     if k == Kind.PASS:
         return _PASS_SCORE
     st = strength(k, r, n, rev)
-    j = jokers_used(k, r, n, u, nat, hand)
+    j = jokers_used(k, r, n, u, c, nat, hand)
     return np.int64(st) * 10000 + j * 100 + (99 - n)
 
 

@@ -18,6 +18,13 @@ rank. Going out always wins. In the exchange: the card whose loss costs the hand
 Variants: a bomb holds for sure and any other play may be bombed (:mod:`~agents.kernels.
 hard_odds`); the hand left is valued in the order after the trick (a pending revolution,
 ``next_trick``, applies then; with ``western_revolution`` the fourth single of a row revolts).
+With ``play_on_own`` a play on its own top play (the others passed) takes no lead from anyone:
+it is scored by the hand it leaves alone. With ``jack_back`` the chance to hold is judged in
+the order in force (revolution XOR 11-back), turned again by a play holding a J; the hand left
+in the order after the trick, when the 11-back ends. With ``stalemate_passes``, a pass that would
+stall the deal (its places then drawn at random) is taken when Hard holds more cards than the
+mean of the players still in, and avoided when it holds fewer. With ``lead_may_pass`` a pass
+on an empty pile costs ``alpha``, the value of the lead it gives away.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from agents.kernels.hard_value import (
     run_chance,
 )
 from agents.kernels.observation import new_seen, read
-from agents.kernels.plays import hand_total, naturals, revolts, strength
+from agents.kernels.plays import hand_total, jack_turns, naturals, revolts, strength
 from president_env.core import take_cards
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
 from president_env.core.rules import RuleParam
@@ -85,11 +92,29 @@ def _minus_danger(score, size, p, seen, rp, w):  # type: ignore[no-untyped-def]
     return score
 
 
+@kernel(inline="always")
+def _stall_score(total, seen, turn, rp, w):  # type: ignore[no-untyped-def]
+    """``stalemate_passes``: when a pass would stall the deal (the players still in then take
+    the places left at random), ``+chain`` if Hard holds more cards than the mean of those
+    players (a random place is better than its own race), ``-chain`` if fewer; else 0."""
+    stale = rp[RuleParam.STALEMATE_PASSES]
+    if stale == 0 or turn.pass_run + 1 < stale:
+        return 0.0
+    held = 0
+    players = 0
+    for k in range(rp[RuleParam.PLAYERS]):
+        if seen.left[k] > 0:
+            held += seen.left[k]
+            players += 1
+    return w[HardWeight.CHAIN] if total * players > held else -w[HardWeight.CHAIN]
+
+
 @kernel
 def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-untyped-def]
     """Score of play ``a`` (not a pass, not going out): the value of the hand left, the
     chance to hold the trick, the chain bonus, the break and danger costs."""
-    hand, nat, rev = seen.hand, seen.nat, turn.rev
+    hand, nat = seen.hand, seen.nat
+    rev = turn.rev != turn.jack_back  # the order in force in this trick (jack_back)
     k = acts.kind[a]
     size = acts.size[a]
     take_cards(hand, k, acts.rank[a], size, acts.suit[a], acts.card[a], tab.rem)
@@ -97,15 +122,18 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
         tab.h2[c] = hand[c] - tab.rem[c]
     naturals(tab.h2, tab.nat2)
     # the order for the rest of the deal: a pending change applies as the trick ends
-    rev2 = rev != turn.pending
+    rev2 = turn.rev != turn.pending
     if revolts(k, acts.rank[a], size, turn.row_rank, turn.row_count, rp):
         rev2 = not rev2
-    p = _holds(a, rev, tab, seen, turn.jout, rp, w, acts)
+    # a J (jack_back) turns the order the answer must beat it in
+    p = _holds(a, rev != jack_turns(k, acts.rank[a], size, rp), tab, seen, turn.jout, rp, w, acts)
+    if k == Kind.SET and turn.pile_kind == Kind.JOKERS:  # the 3 of spades on a lone joker
+        p = 1.0  # (spade_three_beats_joker: it clears the pile)
     val, losers = hand_value(
         tab.h2, tab.nat2, tab.h2[JOKER], rev2, tab, seen.outn, turn.jout, rp, w
     )
     score = val
-    if turn.pile_kind != 0:
+    if turn.pile_kind != 0 and turn.last != 0:  # (play_on_own: its own play is no lead to take)
         score += w[HardWeight.ALPHA] * p  # taking the lead from an opponent
     if k == Kind.SET and nat[acts.rank[a]] > size and not clears(acts.rank[a], rev, rp):
         score -= w[HardWeight.BREAK]
@@ -140,7 +168,9 @@ def _hard_play(b, row, seen, turn, tab, rp, w, acts, scores):  # type: ignore[no
             val, losers = hand_value(
                 hand, nat, hand[JOKER], turn.rev != turn.pending, tab, seen.outn, turn.jout, rp, w
             )
-            score = val
+            score = val + _stall_score(total, seen, turn, rp, w)
+            if turn.pile_kind == 0:  # lead_may_pass: a pass gives the lead away
+                score -= w[HardWeight.ALPHA]
             if danger_last:
                 score -= w[HardWeight.DANGER_PASS]
         elif acts.size[a] == total:

@@ -21,7 +21,15 @@ from agents.kernels._cache import kernel
 from agents.kernels.asks import asking, normal_ask
 from agents.kernels.observation import new_seen, read
 from agents.kernels.plays import hand_total, jokers_used, key, run_holds, strength
-from president_env.core.constants import JOKER, NUM_RANKS, PHASE_EXCHANGE, TOP, Kind
+from president_env.core.constants import (
+    EXACT_SLOTS_JOKER,
+    EXACT_SLOTS_PLAIN,
+    JOKER,
+    NUM_RANKS,
+    PHASE_EXCHANGE,
+    TOP,
+    Kind,
+)
 from president_env.core.rules import RuleParam
 
 _NEVER = np.int64(1) << 60
@@ -35,9 +43,17 @@ def _is_control(r, nat, rev):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _set_action(r, size, rp):  # type: ignore[no-untyped-def]
-    """Id of the set of ``size`` cards of rank ``r`` (the layout's set block)."""
-    return 1 + r * rp[RuleParam.MAX_SET] + size - 1
+def _set_action(r, size, rp, hand):  # type: ignore[no-untyped-def]
+    """Id of the set of ``size`` cards of rank ``r`` (the layout's set block); with
+    ``exact_plays`` of every natural card of ``r`` in ``hand`` (``size`` is their number)."""
+    if rp[RuleParam.EXACT_PLAYS] == 0:
+        return 1 + r * rp[RuleParam.MAX_SET] + size - 1
+    suits = 0
+    for u in range(4):
+        if hand[4 * r + u] > 0:
+            suits |= 1 << u
+    stride = EXACT_SLOTS_JOKER if rp[RuleParam.JOKERS] > 0 else EXACT_SLOTS_PLAIN
+    return 1 + r * stride + suits - 1  # the first 15 slots: the suits alone, by mask
 
 
 @kernel(inline="always")
@@ -117,6 +133,8 @@ def _lead_run(row, seen, rev, low_r, acts):  # type: ignore[no-untyped-def]
         if not row[a] or acts.kind[a] != Kind.RUN:
             continue
         r0, n = acts.rank[a], acts.size[a]
+        if acts.card[a] >= 0:  # exact_plays: a run with the joker
+            continue
         if not _lone_run(r0, n, acts.suit[a], seen.hand, seen.nat, rev):
             continue
         lo = key(r0, rev)
@@ -148,12 +166,12 @@ def _lowest_play(row, rev, acts):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _lowest_whole_set(nat, rev, rp):  # type: ignore[no-untyped-def]
+def _lowest_whole_set(nat, rev, rp, hand):  # type: ignore[no-untyped-def]
     """The lowest rank held (controls included) as a whole set, -1 if none."""
     for kk in range(NUM_RANKS):
         r = TOP - kk if rev else kk
         if nat[r] > 0:
-            return _set_action(r, nat[r], rp)
+            return _set_action(r, nat[r], rp, hand)
     return -1
 
 
@@ -169,10 +187,10 @@ def _normal_lead(row, seen, rev, min_opp, rp, acts):  # type: ignore[no-untyped-
     if best_run >= 0:
         choice = best_run
     elif low_r >= 0:
-        choice = _set_action(low_r, nat[low_r], rp)
+        choice = _set_action(low_r, nat[low_r], rp, seen.hand)
     else:
         # only controls (and jokers) left: the lowest control as a whole set
-        choice = _lowest_whole_set(nat, rev, rp)
+        choice = _lowest_whole_set(nat, rev, rp, seen.hand)
     if choice < 0 or not row[choice]:
         choice = _lowest_play(row, rev, acts)
     return choice
@@ -220,7 +238,7 @@ def _normal_follow(row, seen, rev, need, acts):  # type: ignore[no-untyped-def]
             if not row[a] or k == Kind.PASS:
                 continue
             r, n, u = acts.rank[a], acts.size[a], acts.suit[a]
-            j = jokers_used(k, r, n, u, seen.nat, seen.hand)
+            j = jokers_used(k, r, n, u, acts.card[a], seen.nat, seen.hand)
             if not _follows_in_tier(k, r, n, u, tier, j, seen, rev):
                 continue
             s = np.int64(strength(k, r, n, rev)) * 100 + j * 10

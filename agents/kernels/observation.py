@@ -65,6 +65,11 @@ class Turn(NamedTuple):
     """``western_revolution``: rank of the row of single cards in this trick, -1 if none."""
     row_count: int
     """Its length (0..3): a single of ``row_rank`` when it is 3 starts a revolution."""
+    jack_back: bool
+    """``jack_back``: a J reversed the order until the trick ends (the order in force is
+    ``rev != jack_back``); always False without the option."""
+    pass_run: int
+    """``stalemate_passes``: passes in a row this deal; always 0 without the option."""
 
 
 @kernel(allocates=True)
@@ -128,7 +133,14 @@ def read(obs, b, off, rp, seen):  # type: ignore[no-untyped-def]
     if rp[RuleParam.WESTERN_REVOLUTION] != 0:
         row_rank = _hot(obs, b, off[ObsBlock.ROW], NUM_RANKS, -1)
         row_count = _count(4.0 * obs[b, off[ObsBlock.ROW] + NUM_RANKS])
-    return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count)
+    jack_back = False
+    if rp[RuleParam.JACK_BACK] != 0:
+        jack_back = obs[b, off[ObsBlock.JACK_BACK]] > 0.5
+    pass_run = 0
+    if rp[RuleParam.STALEMATE_PASSES] != 0:
+        pass_run = _count(obs[b, off[ObsBlock.PASS_RUN]])
+    return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count, jack_back,
+                pass_run)
 
 
 @kernel

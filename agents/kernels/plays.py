@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.kernels._cache import kernel
 from president_env.core.actions import ActionLayout
-from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
+from president_env.core.constants import JACK, JOKER, NUM_CARDS, NUM_RANKS, TOP, Kind
 from president_env.core.rules import RuleParam
 
 
@@ -117,17 +117,30 @@ def revolts(k, r, n, row_rank, row_count, rp):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def jack_turns(k, r, n, rp):  # type: ignore[no-untyped-def]
+    """``jack_back``: the play (kind, rank, size) holds a J (a set of Js, a run through the J),
+    so it reverses the order until the trick ends."""
+    if rp[RuleParam.JACK_BACK] == 0:
+        return False
+    if k == Kind.SET:
+        return r == JACK
+    return k == Kind.RUN and r <= JACK < r + n
+
+
+@kernel(inline="always")
 def copies(c, rp):  # type: ignore[no-untyped-def]
     """Copies of card ``c`` in the pack (the joker: every joker)."""
     return rp[RuleParam.JOKERS] if c == JOKER else rp[RuleParam.DECKS]
 
 
 @kernel(inline="always")
-def jokers_used(k, r, n, u, nat, hand):  # type: ignore[no-untyped-def]
-    """Jokers that a play (kind, rank, size, suit) takes from the hand (the engine's choice:
-    naturals first)."""
+def jokers_used(k, r, n, u, c, nat, hand):  # type: ignore[no-untyped-def]
+    """Jokers that a play (kind, rank, size, suit, card) takes from the hand (the engine's
+    choice: naturals first; with ``exact_plays`` the one it names, ``card >= 0``)."""
     j = 0
-    if k == Kind.SET:
+    if (k == Kind.SET and u >= 0) or (k == Kind.RUN and c >= 0):  # exact_plays
+        j = 1 if c >= 0 else 0
+    elif k == Kind.SET:
         j = n - nat[r]
         if j < 0:
             j = 0

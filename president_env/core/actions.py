@@ -21,6 +21,25 @@ With ``runs_mixed_suits`` runs have no suit: :attr:`ActionLayout.runs` holds ``(
 length)``, by length 3..13 then bottom (66 ids instead of 264). With ``max_run_length`` runs
 longer than it are not in the layout at all. Bombs (``bombs``) are sets: no ids of their own.
 
+With ``exact_plays`` (one deck, at most one joker: the UECda server's plays) every set and
+run names its exact cards, and the engine takes those:
+
+* the set block has :attr:`ActionLayout.set_stride` ids per rank, ``1 + rank * stride + i``,
+  slot ``i`` of :data:`~president_env.core.constants.EXACT_SET_SUITS` /
+  :data:`~president_env.core.constants.EXACT_SET_JOKER`: the 15 non-empty choices of suits
+  (by mask: clubs 1, diamonds 2, hearts 4, spades 8), then with a joker in the pack the 28 of
+  one to three suits with the joker in the row of a suit the set lacks, then the four suits
+  with the joker (44 per rank, 572 sets). ``suit`` holds the mask, ``card`` the joker's row
+  (-1 none, 4 beside all four suits). The joker may stand for a card the player holds;
+* every run comes once without the joker (``card`` -1) and once per place of the joker
+  (``card`` its offset from the bottom, :attr:`ActionLayout.run_jokers`): 484 runs per suit
+  with a joker (1,936 ids), 66 without; with ``run_joker_ends`` 24 more per suit, the joker
+  below the 3 (bottom -1) or above the 2 (top 13);
+* names show the cards: ``"pair of 9 (9c JKh)"`` (the joker in the hearts' row), ``"5 x 9
+  (9c 9d 9h 9s JK)"``, ``"run 5-JK-7 of hearts"``.
+
+With one joker and runs, 5 players and one deal the layout has 2,510 ids (instead of 331).
+
 Which cards an action plays (:meth:`ActionLayout.cards_for`), a fixed, documented choice:
 
 * a set of ``rank`` uses natural cards first, lowest suit first (clubs, diamonds, hearts,
@@ -53,28 +72,54 @@ from president_env.core.cards import (
     NUM_RANKS,
     NUM_SUITS,
     RANK_NAMES,
+    SUIT_NAMES,
     SUIT_WORDS,
     card_name,
 )
-from president_env.core.constants import MIN_RUN, Kind
+from president_env.core.constants import (
+    EXACT_SET_JOKER,
+    EXACT_SET_SUITS,
+    EXACT_SLOTS_JOKER,
+    EXACT_SLOTS_PLAIN,
+    JOKER_ROW,
+    MIN_RUN,
+    Kind,
+)
 from president_env.core.rules import Rules
 
 PASS = 0
 
 
-def _runs(r: Rules) -> list[tuple[int, int, int]]:
-    """(suit, bottom, length) of every run action in id order: suit-major (suit -1 only, with
-    ``runs_mixed_suits``), then length 3..max_run_length, then bottom."""
+def _runs(r: Rules) -> list[tuple[int, int, int, int]]:
+    """(suit, bottom, length, joker) of every run action in id order: suit-major (suit -1
+    only, with ``runs_mixed_suits``), then length 3..max_run_length, then bottom. ``joker`` is
+    -1, except with ``exact_plays``: then each run comes once per place of the joker (-1 none,
+    else its offset from the bottom), and with ``run_joker_ends`` bottoms run from -1 (the
+    joker below the 3) and tops to 13 (the joker above the 2)."""
     if not r.runs:
         return []
     suits = [-1] if r.runs_mixed_suits else list(range(NUM_SUITS))
-    longest = r.max_run_length or NUM_RANKS
-    return [
-        (suit, bottom, length)
-        for suit in suits
-        for length in range(MIN_RUN, min(longest, NUM_RANKS) + 1)
-        for bottom in range(NUM_RANKS - length + 1)
-    ]
+    if not r.exact_plays:
+        longest = min(r.max_run_length or NUM_RANKS, NUM_RANKS)
+        return [
+            (suit, bottom, length, -1)
+            for suit in suits
+            for length in range(MIN_RUN, longest + 1)
+            for bottom in range(NUM_RANKS - length + 1)
+        ]
+    ends = r.run_joker_ends and r.num_jokers > 0
+    longest = min(r.max_run_length or NUM_RANKS + 1, NUM_RANKS + int(ends))
+    out = []
+    for suit in suits:
+        for length in range(MIN_RUN, longest + 1):
+            for bottom in range(-int(ends), NUM_RANKS - length + 1 + int(ends)):
+                top = bottom + length - 1
+                if bottom < 0 or top >= NUM_RANKS:  # the joker stands at the end outside
+                    out.append((suit, bottom, length, 0 if bottom < 0 else length - 1))
+                    continue
+                out.append((suit, bottom, length, -1))
+                out += [(suit, bottom, length, j) for j in range(length * (r.num_jokers > 0))]
+    return out
 
 
 _SET_WORDS = {1: "single {r}", 2: "pair of {r}", 3: "three {r}s", 4: "four {r}s"}
@@ -93,8 +138,12 @@ class ActionLayout:
     ask_base: int = field(init=False)
     num_ask: int = field(init=False)
     max_set: int = field(init=False)
+    set_stride: int = field(init=False)
+    """Set actions per rank: ``max_set``, or with ``exact_plays`` 15 (44 with a joker)."""
     runs: tuple[tuple[int, int, int], ...] = field(init=False)
     """(suit, bottom rank, length) of each run action, in id order."""
+    run_jokers: tuple[int, ...] = field(init=False)
+    """The joker's offset from the bottom in each run action (``exact_plays``), else -1."""
     kind: npt.NDArray[np.int8] = field(init=False, repr=False)
     rank: npt.NDArray[np.int8] = field(init=False, repr=False)
     size: npt.NDArray[np.int8] = field(init=False, repr=False)
@@ -106,7 +155,10 @@ class ActionLayout:
         s_max = r.max_set_size
         runs = _runs(r)
         set_base = 1
-        joker_base = set_base + NUM_RANKS * s_max
+        stride = s_max
+        if r.exact_plays:
+            stride = EXACT_SLOTS_JOKER if r.num_jokers else EXACT_SLOTS_PLAIN
+        joker_base = set_base + NUM_RANKS * stride
         run_base = joker_base + r.num_jokers
         give_base = run_base + len(runs)
         num_cards = NUM_NATURAL + (1 if r.num_jokers else 0)
@@ -121,15 +173,19 @@ class ActionLayout:
         suit_ = np.full(n, -1, np.int8)
         card_ = np.full(n, -1, np.int8)
         for rk in range(NUM_RANKS):
-            for sz in range(1, s_max + 1):
-                a = set_base + rk * s_max + sz - 1
-                kind_[a], rank_[a], size_[a] = Kind.SET, rk, sz
+            for i in range(stride):
+                a = set_base + rk * stride + i
+                kind_[a], rank_[a], size_[a] = Kind.SET, rk, i + 1
+                if r.exact_plays:  # suit: the natural suits (a mask); card: the joker's row
+                    suit_[a], card_[a] = EXACT_SET_SUITS[i], EXACT_SET_JOKER[i]
+                    size_[a] = bin(EXACT_SET_SUITS[i]).count("1") + (EXACT_SET_JOKER[i] >= 0)
         for sz in range(1, r.num_jokers + 1):
             a = joker_base + sz - 1
             kind_[a], size_[a] = Kind.JOKERS, sz
-        for i, (su, bottom, length) in enumerate(runs):
+        for i, (su, bottom, length, joker) in enumerate(runs):
             a = run_base + i
             kind_[a], rank_[a], size_[a], suit_[a] = Kind.RUN, bottom, length, su
+            card_[a] = joker  # exact_plays: the joker's offset from the bottom
         for c in range(num_give):
             a = give_base + c
             kind_[a], card_[a], size_[a] = Kind.GIVE, c, 1
@@ -145,7 +201,9 @@ class ActionLayout:
             ask_base=ask_base,
             num_ask=num_ask,
             max_set=s_max,
-            runs=tuple(runs),
+            set_stride=stride,
+            runs=tuple(run[:3] for run in runs),
+            run_jokers=tuple(run[3] for run in runs),
             kind=kind_,
             rank=rank_,
             size=size_,
@@ -158,10 +216,27 @@ class ActionLayout:
 
     # ------------------------------------------------------------------ ids
     def set_action(self, rank: int, size: int) -> int:
-        """Id of the set of ``size`` cards of ``rank``."""
+        """Id of the set of ``size`` cards of ``rank`` (with ``exact_plays``: of the lowest
+        ``size`` suits, the joker beside all four for a fifth card; see
+        :meth:`exact_set_action`)."""
         if not (0 <= rank < NUM_RANKS and 1 <= size <= self.max_set):
             raise ValueError(f"no set of size {size} and rank {rank} in these rules")
+        if self.rules.exact_plays:
+            return self.exact_set_action(rank, (1 << min(size, NUM_SUITS)) - 1,
+                                         JOKER_ROW if size > NUM_SUITS else -1)
         return self.set_base + rank * self.max_set + size - 1
+
+    def exact_set_action(self, rank: int, suits: int, joker: int = -1) -> int:
+        """``exact_plays``: id of the set of ``rank`` of the natural cards of ``suits`` (a mask,
+        bit ``1 << suit``) and, if ``joker >= 0``, the joker in that suit's row (one the set
+        lacks; :data:`~president_env.core.constants.JOKER_ROW` beside all four suits)."""
+        if not self.rules.exact_plays:
+            raise ValueError("exact sets need exact_plays=True")
+        slots = list(zip(EXACT_SET_SUITS, EXACT_SET_JOKER))[: self.set_stride]
+        if not 0 <= rank < NUM_RANKS or (suits, joker) not in slots:
+            raise ValueError(f"no set of rank {rank}, suits {suits} and joker row {joker} in "
+                             "these rules")
+        return self.set_base + rank * self.set_stride + slots.index((suits, joker))
 
     def jokers_action(self, size: int) -> int:
         """Id of the set of ``size`` jokers alone."""
@@ -169,14 +244,17 @@ class ActionLayout:
             raise ValueError(f"no jokers-only set of size {size} in these rules")
         return self.joker_base + size - 1
 
-    def run_action(self, suit: int, bottom: int, length: int) -> int:
+    def run_action(self, suit: int, bottom: int, length: int, joker: int = -1) -> int:
         """Id of the run of ``suit`` from ``bottom`` with ``length`` cards (suit -1 with
-        ``runs_mixed_suits``)."""
+        ``runs_mixed_suits``); with ``exact_plays``, ``joker`` is the joker's offset from the
+        bottom (-1: no joker)."""
         try:
-            return self.run_base + self.runs.index((suit, bottom, length))
+            return self.run_base + list(zip(self.runs, self.run_jokers)).index(
+                ((suit, bottom, length), joker))
         except ValueError:
             raise ValueError(
-                f"no run of suit {suit}, bottom {bottom}, length {length} in these rules"
+                f"no run of suit {suit}, bottom {bottom}, length {length}, joker {joker} in "
+                "these rules"
             ) from None
 
     def give_action(self, card: int) -> int:
@@ -214,14 +292,22 @@ class ActionLayout:
             return "pass"
         if k == Kind.SET:
             r, s = RANK_NAMES[self.rank[a]], int(self.size[a])
-            return _SET_WORDS.get(s, "{s} x {r}").format(r=r, s=s)
+            words = _SET_WORDS.get(s, "{s} x {r}").format(r=r, s=s)
+            if self.suit[a] >= 0:  # exact_plays: its cards, the joker by its row
+                row = int(self.card[a])
+                cards = [r + SUIT_NAMES[u] for u in range(NUM_SUITS) if self.suit[a] >> u & 1]
+                cards += [] if row < 0 else ["JK" + (SUIT_NAMES[row] if row < NUM_SUITS else "")]
+                words += f" ({' '.join(cards)})"
+            return words
         if k == Kind.JOKERS:
             s = int(self.size[a])
             return "single joker" if s == 1 else f"{s} jokers"
         if k == Kind.RUN:
             b, n, su = int(self.rank[a]), int(self.size[a]), int(self.suit[a])
             suit = f" of {SUIT_WORDS[su]}" if su >= 0 else ""
-            return f"run {'-'.join(RANK_NAMES[b : b + n])}{suit}"
+            joker = int(self.card[a])  # exact_plays: the joker's place shows as JK
+            ranks = ["JK" if i == joker else RANK_NAMES[b + i] for i in range(n)]
+            return f"run {'-'.join(ranks)}{suit}"
         c = int(self.card[a])
         if k == Kind.ASK:
             return "ask joker" if c == JOKER else f"ask {card_name(c)}"
@@ -244,6 +330,8 @@ class ActionLayout:
             raise ValueError(f"a hand is {NUM_CARDS} counts, got shape {h.shape}")
         out = np.zeros(NUM_CARDS, np.int8)
         k = self.kind[a]
+        if self.rules.exact_plays and k in (Kind.SET, Kind.RUN):
+            return self._exact_cards(a, h)
         if k == Kind.SET:
             r, need = int(self.rank[a]), int(self.size[a])
             for su in range(NUM_SUITS):
@@ -276,4 +364,18 @@ class ActionLayout:
             if h[c] < 1:
                 raise ValueError(f"the hand does not hold {card_name(c)}")
             out[c] = 1
+        return out
+
+    def _exact_cards(self, a: int, h: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+        """``exact_plays``: the cards a set or run names (natural cards held, the joker)."""
+        out = np.zeros(NUM_CARDS, np.int8)
+        r, su, joker = int(self.rank[a]), int(self.suit[a]), int(self.card[a])
+        if self.kind[a] == Kind.SET:
+            cards = [r * NUM_SUITS + u for u in range(NUM_SUITS) if su >> u & 1]
+        else:
+            cards = [(r + i) * NUM_SUITS + su for i in range(int(self.size[a])) if i != joker]
+        out[cards] = 1
+        out[JOKER] = joker >= 0
+        if (h < out).any():
+            raise ValueError(f"the hand cannot play {self.name(a)}")
         return out

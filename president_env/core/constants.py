@@ -23,6 +23,10 @@ TOP = NUM_RANKS - 1
 """Rank of the 2, the top rank in the usual order."""
 EIGHT = 5
 """Rank of the 8 (``eight_clears``)."""
+SIX = 3
+"""Rank of the 6 (``six_reverses``)."""
+JACK = 8
+"""Rank of the J (``jack_back``)."""
 MIN_RUN = 3
 """Fewest cards in a run."""
 HISTORY_LEN = 8
@@ -33,6 +37,34 @@ PASS_KEYS = NUM_CARDS
 ``r`` at ``(min(s, 4) - 1) * 13 + r`` (52 entries), then :data:`PASS_OTHER`."""
 PASS_OTHER = PASS_KEYS - 1
 """The ``seat_passed`` entry of a pass on a run or on a jokers-only set."""
+JOKER_ROW = NUM_SUITS
+"""``exact_plays``: the joker's row in a set of all four suits and the joker (no suit)."""
+ALL_SUITS = 31
+"""``exact_plays``: the suits of a set of all four suits and the joker (``lock``)."""
+
+
+def _exact_sets() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The slots of one rank's set block with ``exact_plays``: first the 15 non-empty sets of
+    natural suits (suit bit ``1 << suit``) without the joker, then, with a joker, the 28 sets
+    of one to three suits with the joker in one missing suit's row, then the four suits with
+    the joker in :data:`JOKER_ROW` (44 in all)."""
+    suits = list(range(1, 16))
+    rows = [-1] * 15
+    for m in range(1, 15):
+        for u in range(NUM_SUITS):
+            if not m >> u & 1:
+                suits.append(m)
+                rows.append(u)
+    return (*suits, 15), (*rows, JOKER_ROW)
+
+
+EXACT_SET_SUITS, EXACT_SET_JOKER = _exact_sets()
+"""``exact_plays``: per slot of a rank's set block, the natural suits (a mask) and the joker's
+row (-1: no joker; :data:`JOKER_ROW`: beside all four suits)."""
+EXACT_SLOTS_PLAIN = 15
+"""``exact_plays``: the slots of a rank's set block without jokers."""
+EXACT_SLOTS_JOKER = len(EXACT_SET_SUITS)
+"""``exact_plays``: the slots of a rank's set block with a joker (44)."""
 
 
 class Phase(IntEnum):

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _one, _pool
+from president_env.core._kernels._deal import stalemate_order
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
 from president_env.core.actions import ActionLayout
@@ -49,10 +50,19 @@ from president_env.core.rules import Rules, rule_params
 from president_env.core.state import State, replace
 
 __all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands",
-           "replace"]
+           "replace", "stalemate_seats"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
+
+
+def stalemate_seats(seed: int, deal_no: int, num_players: int) -> list[int]:
+    """``stalemate_passes``: the seats in the order in which the players still in take the
+    places left when deal ``deal_no`` of a game seeded ``seed`` stalls (the engine's seeded
+    stream, as :func:`deal_hands` is for the deal)."""
+    out = np.zeros(num_players, np.int64)
+    stalemate_order(np.uint64(seed), deal_no, num_players, out)
+    return [int(q) for q in out]
 
 
 class Engine:
@@ -232,8 +242,8 @@ class Engine:
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
         args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets, self.rules.deals)
-        # one array to type, not the state's 30 (from the first call: a state that can be
-        # handed so never needs the kernel of the 30 arrays, nor its compile)
+        # one array to type, not the state's 33 (from the first call: a state that can be
+        # handed so never needs the kernel of the 33 arrays, nor its compile)
         if (spec := state._address(eager=True)) is not None:
             return int(_one.advance_at(*args, spec, action, mask, obs))
         return int(K.advance_kernel(*args, state._flat, action, mask, obs))

@@ -30,7 +30,8 @@ name                 size         content
 ``deal``             1            index of the current deal divided by the number of deals
 ``pending``          1 or 0       1 while a revolution is pending (``revolution_timing=
                                   "next_trick"``: it takes effect as the trick ends)
-``direction``        1 or 0       1 while play goes to the right (``western_revolution``)
+``direction``        1 or 0       1 while play goes to the right (``western_revolution``,
+                                  ``six_reverses``)
 ``row``              14 or 0      ``western_revolution``: one-hot rank of the row of single
                                   cards in this trick (13), then how many in a row / 4
 ``asks_left``        1 or 0       ``president_asks``: asks the President still has to make
@@ -38,6 +39,13 @@ name                 size         content
                                   deal's exchange
 ``ask_held``         53 or 0      ``president_asks``: per card id, asks naming it that the Bum
                                   held (so that card went to the President)
+``jack_back``        1 or 0       ``jack_back``: 1 while a J has reversed the order until the
+                                  trick ends (the order in force: ``revolution`` XOR this)
+``pass_run``         1 or 0       ``stalemate_passes``: passes in a row this deal, across
+                                  tricks (that many end the deal)
+``lock``             6 or 0       ``lock``: the suits of the top play (5: clubs, diamonds,
+                                  hearts, spades, the joker beside all four), then 1 while
+                                  the trick is locked to them
 ``seat_played``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), the cards
                                   it played this deal, per card id
 ``seat_passed``      P * 53 or 0  ``observation="history"``: per seat k (rows of 53), 1 at
@@ -58,8 +66,9 @@ name                 size         content
 ===================  ===========  ============================================================
 
 The six blocks from ``pending`` to ``ask_held`` belong to the further variants (``RULES.md``
-section 12): each has size 0 unless its option is on, so the observation of rules without them
-is unchanged. The last four, the history of the deal, have size 0 unless
+section 12), ``jack_back``, ``pass_run`` and ``lock`` to rules of the UECda server: each has
+size 0 unless its option is on, so the observation of rules without them is unchanged. The last
+four, the history of the deal, have size 0 unless
 ``observation="history"`` (the first three) or ``"record"`` (all four): they come after every
 other block, so the standard observation is the prefix ``obs[:standard size]`` of the history
 one, and the history one the prefix of the record one (what
@@ -119,13 +128,18 @@ class ObsBlock(IntEnum):
     ASKS_LEFT = 23
     ASKED = 24
     ASK_HELD = 25
-    SEAT_PLAYED = 26
-    SEAT_PASSED = 27
-    RECENT = 28
-    RECORD = 29
+    JACK_BACK = 26
+    PASS_RUN = 27
+    LOCK = 28
+    SEAT_PLAYED = 29
+    SEAT_PASSED = 30
+    RECENT = 31
+    RECORD = 32
 
 
 ROW_SIZE = NUM_RANKS + 1
+LOCK_SIZE = 6
+"""``lock``: five suit bits of the top play, then the locked flag."""
 """The ``row`` block: one-hot rank of the row of singles, then its count / 4."""
 MOVE_KINDS = 4
 """Kinds of a move of the ``recent`` block: pass, set, jokers-only set, run (``Kind`` 0..3)."""
@@ -168,11 +182,14 @@ def _block_sizes(rules: Rules) -> dict[ObsBlock, int]:
         ObsBlock.TO_RETURN: 1,
         ObsBlock.DEAL: 1,
         ObsBlock.PENDING: int(rules.revolution_timing == "next_trick"),
-        ObsBlock.DIRECTION: int(western),
+        ObsBlock.DIRECTION: int(western or rules.six_reverses),
         ObsBlock.ROW: ROW_SIZE if western else 0,
         ObsBlock.ASKS_LEFT: int(asks),
         ObsBlock.ASKED: NUM_CARDS if asks else 0,
         ObsBlock.ASK_HELD: NUM_CARDS if asks else 0,
+        ObsBlock.JACK_BACK: int(rules.jack_back),
+        ObsBlock.PASS_RUN: int(rules.stalemate_passes is not None),
+        ObsBlock.LOCK: LOCK_SIZE if rules.lock else 0,
         ObsBlock.SEAT_PLAYED: p * NUM_CARDS if history else 0,
         ObsBlock.SEAT_PASSED: p * PASS_KEYS if history else 0,
         ObsBlock.RECENT: HISTORY_LEN * move_width(p) if history else 0,
@@ -206,13 +223,19 @@ class ObservationLayout:
         return {name: obs[..., s] for name, s in self.slices.items()}
 
 
+def longest_run(rules: Rules) -> int:
+    """The most cards a run may hold (13; 14 with ``run_joker_ends``: the joker beyond an end),
+    whether runs are on or not."""
+    ends = int(rules.run_joker_ends and rules.num_jokers > 0)
+    return min(rules.max_run_length or NUM_RANKS + ends, NUM_RANKS + ends)
+
+
 def history_bounds(rules: Rules) -> dict[str, float]:
     """The largest entry of each history block under ``rules`` (blocks of size 0 included), for
     the adapters' observation spaces: a seat plays at most ``num_decks`` copies of a natural
     card and every joker; flags and one-hots are 1; a move's cards / 8 reach the largest set
     or the longest run over 8."""
-    longest_run = min(rules.max_run_length or NUM_RANKS, NUM_RANKS) if rules.runs else 0
-    biggest = max(rules.max_set_size, longest_run)
+    biggest = max(rules.max_set_size, longest_run(rules) if rules.runs else 0)
     return {
         "seat_played": float(max(rules.num_decks, rules.num_jokers, 1)),
         "seat_passed": 1.0,

@@ -107,8 +107,8 @@ def address_spec(engine: Engine, state: State) -> npt.NDArray[np.int64] | None:
     if head is None:
         return None
     runs: tuple[Any, ...] = engine._mask_tables
-    tables = (engine._rp, *engine._play_tables, *runs[:3], engine._obs_offsets)
-    ints = [*runs[3:], engine.rules.deals]
+    tables = (engine._rp, *engine._play_tables, *runs[:4], engine._obs_offsets)
+    ints = [*runs[4:], engine.rules.deals]
     if len(tables) != TABLE_SLOTS or len(ints) != INT_FIELDS:
         return None
     if any(t.dtype != np.int64 or t.ndim != 1 or not _plain(t) for t in tables):

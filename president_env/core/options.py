@@ -56,6 +56,25 @@ class RuleParam(IntEnum):
     """1 when a run beats a run only from above its top card (no shared rank)."""
     RUN_REVOLUTION = 23
     """Least length of a run that starts a revolution; 0 for none."""
+    PLAY_ON_OWN = 24
+    """1 when a trick ends only once the last player to play has passed too (UECda)."""
+    JACK_BACK = 25
+    """1 when a play holding a J reverses the order until the trick ends (UECda 11-back)."""
+    SIX_REVERSES = 26
+    """1 when a play holding a 6 reverses the direction of play for the deal (UECda)."""
+    STALEMATE_PASSES = 27
+    """Passes in a row (across tricks) that end the deal, the players left ranked at random;
+    0 for none."""
+    EXACT_PLAYS = 28
+    """1 when each play names its exact cards (the set and run blocks of the layout differ)."""
+    LOCK = 29
+    """1 when a play of the previous play's suits locks the trick to them (``lock``)."""
+    SPADE_THREE_BEATS_JOKER = 30
+    """1 when the 3 of spades alone may follow a lone joker, and clears the pile."""
+    RUN_JOKER_ENDS = 31
+    """1 when the joker may stand below the 3 or above the 2 of a run (its bottom -1, top 13)."""
+    LEAD_MAY_PASS = 32
+    """1 when the leader may pass on an empty pile (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata
@@ -81,7 +100,8 @@ class Option:
     """The message for a value not allowed, if not the generic one ({value!r} is the value)."""
     requires: str | None = None
     """The option refines another: a property of :class:`Rules` (``"revolution"``, ``"runs"``,
-    ``"exchange_on"``) that must be true unless this option has its default value."""
+    ``"exchange_on"``, ``"stalemate_on"``) that must be true unless this option has its
+    default value."""
 
     def allows(self, value: Any) -> bool:
         if any(_same(value, c) for c in self.choices):
@@ -142,6 +162,17 @@ def option(
 
 
 BOOL = (True, False)
+
+REQUIREMENT_WORDS: dict[str, str] = {
+    "revolution": "revolution",
+    "runs": "runs",
+    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
+    "exact_plays": "exact_plays",
+    "exact_possible": "one deck, at most one joker and runs of one suit (decks=1, or 'auto' "
+                      "with 3-6 players; jokers 0 or 1; runs_mixed_suits=False)",
+    "stalemate_on": "stalemate_passes",
+}
+"""The requirements of refining options (:attr:`Option.requires`) in words, for errors."""
 
 
 def _is_int(x: object) -> bool:

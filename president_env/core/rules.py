@@ -44,7 +44,7 @@ import numpy as np
 
 from president_env.core.cards import NUM_NATURAL
 from president_env.core.constants import HISTORY_LEN
-from president_env.core.options import BOOL, Option, RuleParam, option
+from president_env.core.options import BOOL, REQUIREMENT_WORDS, Option, RuleParam, option
 
 Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
@@ -71,6 +71,25 @@ PRESETS: dict[str, dict[str, Any]] = {
         revolution_timing="next_trick",
         bombs=5,
     ),
+    "uecda": dict(  # the UECda standard server's defaults (RULES.md section 13; docs/rules.md)
+        num_players=5,
+        jokers=1,
+        pass_is_final=True,
+        top_rank_clears=False,
+        eight_clears=True,
+        revolution=True,
+        runs=True,
+        first_lead="three_of_diamonds",
+        exact_plays=True,
+        run_joker_ends=True,
+        runs_disjoint=True,
+        run_revolution=5,
+        spade_three_beats_joker=True,
+        lock=True,
+        play_on_own=True,
+        stalemate_passes=20,
+        lead_may_pass=True,
+    ),
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8),
@@ -79,6 +98,7 @@ PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "cardverse": (3, 6),
     "daifugo": (3, 8),
     "daifugo_full": (3, 8),
+    "uecda": (5, 5),
 }
 PRESET_SOURCES: dict[str, str] = {
     "standard": "004",
@@ -87,11 +107,14 @@ PRESET_SOURCES: dict[str, str] = {
     "cardverse": "003",
     "daifugo": "000+001",
     "daifugo_full": "000+001+004",
+    "uecda": "UECda",
 }
 """The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 
 
 MAX_DEALS = 10_000
+MAX_STALEMATE = 10_000
+"""Most passes in a row that ``stalemate_passes`` may ask for (the state counts them in int16)."""
 MAX_OPTION_INT = 2**63 - 1
 """Largest integer option (in size): the engine holds the options as int64 (``rule_params``)."""
 
@@ -218,68 +241,26 @@ class Rules:
             param=RuleParam.TARGET_SCORE,
         ),
     )
-    revolution_timing: RevolutionTiming = field(
-        default="immediate",
-        metadata=option(
-            'when a revolution reverses the order: "immediate", or "next_trick" (pending, public, '
-            "until the trick ends)",
-            REVOLUTION_TIMINGS,
-            param=RuleParam.REVOLUTION_NEXT_TRICK,
-            requires="revolution",
-        ),
-    )
-    western_revolution: bool = field(
-        default=False,
-        metadata=option(
-            "a revolution also reverses the direction of play; four single cards of one rank "
-            "in a row in a trick also start one",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.WESTERN_REVOLUTION,
-            requires="revolution",
-        ),
-    )
-    bombs: int | None = field(
-        default=None,
-        metadata=option(
-            "least size of a bomb: a set that may be played on any pile, in turn, and clears it",
-            (None,),
-            low=4,
-            samples=(None, None, 4, 5, 6),
-            param=RuleParam.BOMBS,
-        ),
-    )
-    runs_mixed_suits: bool = field(
-        default=False,
-        metadata=option(
-            "a run may mix suits (one action per ranks, no suit)",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.RUNS_MIXED_SUITS,
-            requires="runs",
-        ),
-    )
-    max_run_length: int | None = field(
-        default=None,
-        metadata=option(
-            "longest run allowed (jokers counted); None: no limit",
-            (None,),
-            low=3,
-            samples=(None, None, 3, 4, 5),
-            param=RuleParam.MAX_RUN_LENGTH,
-            requires="runs",
-        ),
-    )
-    president_asks: bool = field(
-        default=False,
-        metadata=option(
-            "in the exchange the President names the two cards the Bum gives (ask actions)",
-            BOOL,
-            samples=(False, False, True),
-            param=RuleParam.PRESIDENT_ASKS,
-            requires="exchange_on",
-        ),
-    )
+    revolution_timing: RevolutionTiming = field(default="immediate", metadata=option(
+        'when a revolution reverses the order: "immediate", or "next_trick" (pending, public, '
+        "until the trick ends)", REVOLUTION_TIMINGS, param=RuleParam.REVOLUTION_NEXT_TRICK,
+        requires="revolution"))
+    western_revolution: bool = field(default=False, metadata=option(
+        "a revolution also reverses the direction of play; four single cards of one rank "
+        "in a row in a trick also start one", BOOL, samples=(False, False, True),
+        param=RuleParam.WESTERN_REVOLUTION, requires="revolution"))
+    bombs: int | None = field(default=None, metadata=option(
+        "least size of a bomb: a set that may be played on any pile, in turn, and clears it",
+        (None,), low=4, samples=(None, None, 4, 5, 6), param=RuleParam.BOMBS))
+    runs_mixed_suits: bool = field(default=False, metadata=option(
+        "a run may mix suits (one action per ranks, no suit)", BOOL,
+        samples=(False, False, True), param=RuleParam.RUNS_MIXED_SUITS, requires="runs"))
+    max_run_length: int | None = field(default=None, metadata=option(
+        "longest run allowed (jokers counted); None: no limit", (None,), low=3,
+        samples=(None, None, 3, 4, 5), param=RuleParam.MAX_RUN_LENGTH, requires="runs"))
+    president_asks: bool = field(default=False, metadata=option(
+        "in the exchange the President names the two cards the Bum gives (ask actions)", BOOL,
+        samples=(False, False, True), param=RuleParam.PRESIDENT_ASKS, requires="exchange_on"))
     runs_disjoint: bool = field(default=False, metadata=option(
         "a run beats a run of its length only with every card above the other's highest "
         "(below its lowest in a revolution): the two share no rank (UECda)",
@@ -288,6 +269,43 @@ class Rules:
         "least length of a run that starts a revolution, as a set of four does (UECda: 5); "
         "None: no run does", (None,), low=3, samples=(None, None, 5, 3),
         param=RuleParam.RUN_REVOLUTION, requires="revolution"))
+    play_on_own: bool = field(default=False, metadata=option(
+        "a trick ends only when every player still in has passed, the last one to play too: "
+        "he may play again on his own play (UECda)", BOOL, samples=(False, False, True),
+        param=RuleParam.PLAY_ON_OWN))
+    jack_back: bool = field(default=False, metadata=option(
+        "a play holding a J (a set of Js, jokers standing in; a run through the J) reverses "
+        "the order until the trick ends (UECda 11-back)", BOOL, samples=(False, False, True),
+        param=RuleParam.JACK_BACK))
+    six_reverses: bool = field(default=False, metadata=option(
+        "a play holding a 6 (as a J does for jack_back) reverses the direction of play for the "
+        "rest of the deal (UECda 6-revers)", BOOL, samples=(False, False, True),
+        param=RuleParam.SIX_REVERSES))
+    stalemate_passes: int | None = field(default=None, metadata=option(
+        "passes in a row, across tricks (any play starts the count again), that end the deal: "
+        "the players still in take the places left at random, from the game's seed (UECda: "
+        "20); None: never", (None,), low=2, high=MAX_STALEMATE,
+        samples=(None, None, None, 2, 3, 20), param=RuleParam.STALEMATE_PASSES))
+    exact_plays: bool = field(default=False, metadata=option(
+        "each play names its exact cards: a set's suits, the joker's suit row, the joker's "
+        "place in a run (it may stand in for a card held; UECda)", BOOL,
+        samples=(False, False, True), param=RuleParam.EXACT_PLAYS, requires="exact_possible"))
+    lock: bool = field(default=False, metadata=option(
+        "a play of the suits of the play it follows locks the trick to them until it ends (the "
+        "joker's row is its suit; a lone joker ignores and clears the lock; UECda)", BOOL,
+        samples=(False, True), param=RuleParam.LOCK, requires="exact_plays"))
+    run_joker_ends: bool = field(default=False, metadata=option(
+        "with runs, the joker may extend a run below the 3 or above the 2 (JK-3-4, Q-K-A-2-JK; "
+        "a run from below the 3 ranks lowest; UECda)", BOOL, samples=(False, True),
+        param=RuleParam.RUN_JOKER_ENDS, requires="exact_plays"))
+    spade_three_beats_joker: bool = field(default=False, metadata=option(
+        "the 3 of spades alone may follow a lone joker (even in a locked trick) and clears the "
+        "pile (UECda)", BOOL, samples=(False, True), param=RuleParam.SPADE_THREE_BEATS_JOKER,
+        requires="exact_plays"))
+    lead_may_pass: bool = field(default=False, metadata=option(
+        "the leader may pass on an empty pile; when all have passed, the same leader leads "
+        "again (UECda; needs stalemate_passes, which ends a deal that nobody plays in)", BOOL,
+        samples=(False, True), param=RuleParam.LEAD_MAY_PASS, requires="stalemate_on"))
     observation: Observation = field(
         default="standard",
         metadata=option(
@@ -339,7 +357,7 @@ class Rules:
                 value = getattr(self, name)
                 if value != _DEFAULTS[name]:
                     raise ValueError(
-                        f"invalid Rules: {name}={value!r} refines {_REQUIREMENT_WORDS[opt.requires]}"
+                        f"invalid Rules: {name}={value!r} refines {REQUIREMENT_WORDS[opt.requires]}"
                         f", which is off; turn it on or leave {name} at {_DEFAULTS[name]!r}"
                     )
 
@@ -401,8 +419,13 @@ class Rules:
     @property
     def record_length(self) -> int:
         """The most moves a deal's play can make: every play takes a card, and between two plays
-        (and after the last) each seat passes at most once: ``num_cards * P + P``."""
-        return self.num_cards * self.num_players + self.num_players
+        (and after the last) each seat passes at most once: ``num_cards * P + P`` (the last
+        player passes too with ``play_on_own``: ``num_cards * (P + 1) + P + 1``; with
+        ``lead_may_pass`` up to ``stalemate_passes`` passes come between two plays)."""
+        passes = self.num_players + int(self.play_on_own)  # (at most, between two plays)
+        if self.lead_may_pass and self.stalemate_passes is not None:  # (then at most n)
+            passes = max(passes, self.stalemate_passes + 1)
+        return self.num_cards * passes + passes
 
     @property
     def moves_kept(self) -> int:
@@ -418,9 +441,19 @@ class Rules:
         return self.deals > 1 and (self.exchange is True or self.exchange == "auto")
 
     @property
+    def stalemate_on(self) -> bool:
+        """Whether passes in a row end a deal (``stalemate_passes``)."""
+        return self.stalemate_passes is not None
+
+    @property
     def max_set_size(self) -> int:
         """Largest set: every natural card of a rank plus every joker."""
         return 4 * self.num_decks + self.num_jokers
+
+    @property
+    def exact_possible(self) -> bool:
+        """Whether ``exact_plays`` may be on: one deck, at most one joker, one suit per run."""
+        return self.num_decks == 1 and self.num_jokers <= 1 and not self.runs_mixed_suits
 
     @property
     def num_exchange_pairs(self) -> int:
@@ -432,22 +465,7 @@ OPTIONS: Mapping[str, Option] = {f.name: f.metadata["option"] for f in dataclass
 """Every option of :class:`Rules`, in field order, with its metadata."""
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
-_REQUIREMENT_WORDS: dict[str, str] = {
-    "revolution": "revolution",
-    "runs": "runs",
-    "exchange_on": "the card exchange (exchange=True, or 'auto' with deals > 1)",
-}
 
-
-def drop_unmet(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` (keyword arguments of :class:`Rules`) with every refining option whose
-    requirement is off set back to its default: what random rules draw from."""
-    out = dict(options)
-    probe = Rules(**{k: v for k, v in out.items() if OPTIONS[k].requires is None})
-    for name, opt in OPTIONS.items():
-        if opt.requires is not None and not getattr(probe, opt.requires):
-            out[name] = _DEFAULTS[name]
-    return out
 
 _DERIVED_PARAMS: dict[RuleParam, str] = {RuleParam.MAX_SET: "max_set_size"}
 """Slots of :func:`rule_params` that no single option fills: the property of Rules they hold."""

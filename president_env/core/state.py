@@ -36,6 +36,12 @@ field            dtype, shape    meaning
 ``asks_left``    int8 [B]        ``president_asks``: asks the President still has to make
 ``asked``        int8 [B,2]      card named by ask i in this deal's exchange, -1 not made
 ``ask_held``     int8 [B,2]      1 if the Bum held the card of ask i, 0 if not, -1 not made
+``jack_back``    bool [B]        ``jack_back``: a J in this trick reversed the order until the
+                                 trick ends (the order in force is ``revolution != jack_back``)
+``six_reversed`` bool [B]        ``six_reverses``: the 6s played this deal reversed the
+                                 direction of play (an odd number of plays holding one)
+``pass_run``     int16 [B]       passes in a row this deal, across tricks (a play starts the
+                                 count again): ``stalemate_passes`` of them end the deal
 ``seat_played``  int8 [B,P,53]   cards seat p played this deal, per card id (what its plays
                                  took: runs and jokers included); [B,P,0] without history
 ``seat_passed``  int8 [B,P,53]   1 at ``(min(size, 4) - 1) * 13 + rank`` if seat p passed this
@@ -47,19 +53,22 @@ field            dtype, shape    meaning
                                  H = 8 (``observation="history"``), every move of a deal
                                  (``"record"``: ``Rules.record_length``), [B,0,2] without
                                  history
+``pile_suits``   int8 [B]        ``lock``: suits of the top play (bit ``1 << suit``, the
+                                 joker's row counted; 16 the fifth row), 0 none
+``locked``       bool [B]        ``lock``: the trick is locked to ``pile_suits``
 ===============  ==============  ===============================================================
 
 The fields from ``pending`` on are reset at the start of every deal. The last three, the
 public history of the deal that the ``observation="history"`` and ``"record"`` blocks show,
 are kept with those observations only: under the default ``"standard"`` the engine makes them
-of size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 710 bytes, not
-1,166), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
+of size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 714 bytes, not
+1,170), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
 standard engine may be handed a state with the history (it leaves the fields alone); an
 engine that keeps the history refuses a state without it, or with another number of moves
 kept (ValueError: :attr:`Rules.moves_kept`).
 
 The direction of play is derived, not stored: play goes to the right (seat i-1) iff
-``western_revolution`` and ``revolution``.
+``western_revolution`` and ``revolution``, or else ``six_reversed``.
 
 """
 
@@ -122,9 +131,14 @@ class State:
     asks_left: npt.NDArray[np.int8]
     asked: npt.NDArray[np.int8]
     ask_held: npt.NDArray[np.int8]
+    jack_back: npt.NDArray[np.bool_]
+    six_reversed: npt.NDArray[np.bool_]
+    pass_run: npt.NDArray[np.int16]
     seat_played: npt.NDArray[np.int8]
     seat_passed: npt.NDArray[np.int8]
     recent: npt.NDArray[np.int16]
+    pile_suits: npt.NDArray[np.int8]
+    locked: npt.NDArray[np.bool_]
     _arrays: K.Arrays = field(init=False, repr=False, compare=False)
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
@@ -222,7 +236,7 @@ class State:
 
     def _address(self, eager: bool = False) -> npt.NDArray[np.int64] | None:
         """The arrays' addresses for the engine's direct calls (:func:`._one.state_spec`: one
-        array to type and unbox, not 30), built at the fourth call that asks (it costs about
+        array to type and unbox, not 33), built at the fourth call that asks (it costs about
         two calls), or at the first with ``eager`` (a one-game call that is made many times);
         None before, or when they cannot be handed over so."""
         spec = self.__dict__.get("_spec", 0)

@@ -26,7 +26,7 @@ from gymnasium import spaces
 
 from president_env.core.actions import ActionLayout
 from president_env.core.engine import State
-from president_env.core.observe import ObservationLayout, history_bounds, record_high
+from president_env.core.observe import ObservationLayout, history_bounds, longest_run, record_high
 from president_env.core.rules import Rules
 from president_env.render import RENDER_MODES, render_view
 from president_env.rewards import place_points
@@ -83,7 +83,7 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
     bounds: dict[str, float] = {
         "hand": max(decks, jokers),
         "played": max(4 * decks, jokers),
-        "pile_size": max(rules.max_set_size, 13),
+        "pile_size": max(rules.max_set_size, longest_run(rules)),
         "cards_left": rules.num_cards,
         "score": max_score,
         "gave": max(decks, jokers, 2),
@@ -92,6 +92,7 @@ def observation_high(rules: Rules, layout: ObservationLayout) -> npt.NDArray[np.
         "asks_left": 2,  # (blocks of size 0 when their option is off)
         "asked": 2,  # the same card may be named twice
         "ask_held": 2,
+        "pass_run": rules.stalemate_passes or 1,
     }
     bounds.update(history_bounds(rules))  # (size 0 under observation="standard")
     high = np.ones(layout.size, np.float32)

@@ -11,6 +11,7 @@ from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import (
     NUM_CARDS,
     NUM_NATURAL,
+    NUM_RANKS,
     NUM_SUITS,
     RANK_NAMES,
     SUIT_WORDS,
@@ -65,11 +66,12 @@ def describe_pile(
         return "empty"
     rank, size = int(state.pile_rank[game]), int(state.pile_size[game])
     if kind == Kind.SET:
-        what = lay.name(lay.set_action(rank, size))
+        what = lay.name(lay.set_action(rank, size)).split(" (")[0]  # (exact_plays: no cards)
     elif kind == Kind.JOKERS:
         what = lay.name(lay.jokers_action(size))
     else:
-        what = f"run {'-'.join(RANK_NAMES[rank:rank + size])}"
+        what = "run " + "-".join(RANK_NAMES[r] if 0 <= r < NUM_RANKS else "JK"
+                                 for r in range(rank, rank + size))  # (JK: run_joker_ends)
     if pile_cards is not None:
         cards = np.asarray(pile_cards)
         if cards.shape == (NUM_CARDS,) and int(cards.sum()) == size:
@@ -81,20 +83,23 @@ def describe_pile(
 
 
 def order_words(rules: Rules, state: State, game: int = 0) -> list[str]:
-    """The rank order, then (with their options) a pending revolution and the direction of
-    play: ``["usual order", "revolution pending", "play to the left"]``."""
+    """The rank order, then (with their options) a pending revolution, an 11-back and the
+    direction of play: ``["usual order", "revolution pending", "play to the left"]``."""
     words = ["REVOLUTION (order reversed)" if state.revolution[game] else "usual order"]
     if rules.revolution_timing == "next_trick" and state.pending[game]:
         words.append("revolution pending")
-    if rules.western_revolution:
-        words.append(f"play to the {direction_word(state, game)}")
+    if rules.jack_back and state.jack_back[game]:
+        words.append("11-back (order reversed until the trick ends)")
+    if rules.western_revolution or rules.six_reverses:
+        words.append(f"play to the {direction_word(state, game, rules.western_revolution)}")
     return words
 
 
-def direction_word(state: State, game: int = 0) -> str:
-    """``"right"`` while play goes to the right (``western_revolution`` and a revolution in
-    effect), else ``"left"``."""
-    return "right" if state.revolution[game] else "left"
+def direction_word(state: State, game: int = 0, western: bool = True) -> str:
+    """``"right"`` while play goes to the right (``western`` (``western_revolution``) and a
+    revolution in effect, the other way round while ``six_reversed``), else ``"left"``."""
+    right = bool(western and state.revolution[game]) != bool(state.six_reversed[game])
+    return "right" if right else "left"
 
 
 def row_text(rules: Rules, state: State, game: int = 0) -> str | None:

@@ -109,6 +109,16 @@ def _fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np
     if k["asks_left"].shape[1]:
         f["asks_left"] = np.rint(k["asks_left"][:, 0])
         f["asked"], f["ask_held"] = _asks(np.rint(k["asked"]), np.rint(k["ask_held"]))
+    if k["jack_back"].shape[1]:
+        f["jack_back"] = k["jack_back"][:, 0] > 0
+    if k["pass_run"].shape[1]:
+        f["pass_run"] = np.rint(k["pass_run"][:, 0])
+    if rules.six_reverses:  # the direction, less what a Western revolution turns
+        f["six_reversed"] = (k["direction"][:, 0] > 0) != (
+            f["revolution"] & rules.western_revolution)
+    if k["lock"].shape[1]:  # lock: five suit bits, then the flag
+        f["pile_suits"] = np.rint(k["lock"][:, :5]) @ (1 << np.arange(5))
+        f["locked"] = k["lock"][:, 5] > 0
     return f
 
 
@@ -374,8 +384,9 @@ def deal_start(rules: Rules, obs: npt.ArrayLike, hands: npt.ArrayLike, first: np
 _START: dict[str, Any] = {
     "phase": 1, "pile_kind": 0, "pile_rank": -1, "pile_size": 0, "last_player": -1,
     "passed": False, "revolution": False, "place": -1, "n_finished": 0, "played": 0,
-    "deal_over": False, "pending": False, "row_rank": -1, "row_count": 0, "seat_played": 0,
-    "seat_passed": 0, "recent": -1,
+    "deal_over": False, "pending": False, "row_rank": -1, "row_count": 0, "jack_back": False,
+    "six_reversed": False, "pass_run": 0, "seat_played": 0, "seat_passed": 0, "recent": -1,
+    "pile_suits": 0, "locked": False,
 }
 """The fields of a deal's start of play (as the engine's ``_reset_deal`` leaves them)."""
 

@@ -50,8 +50,12 @@ def _expect(condition: object, problem: str) -> None:
 
 def step_bound(rules: Rules) -> int:
     """Steps a game can take at most: every play removes a card, at most P - 1 passes come
-    between two plays, and the exchange takes at most 3 returns (and 2 asks) per deal."""
+    between two plays (P with ``play_on_own``, ``stalemate_passes`` with ``lead_may_pass``:
+    :attr:`Rules.record_length`), and the exchange takes at most 3 returns (and 2 asks) per
+    deal."""
     exchange = 3 + (2 if rules.president_asks else 0)
+    if rules.play_on_own or rules.lead_may_pass:
+        return rules.deals * (rules.record_length + exchange)
     return rules.deals * (rules.num_cards * rules.num_players + exchange)
 
 
@@ -101,7 +105,8 @@ def check_turn(
     _expect(state.place[b, cur] == -1, f"player to act {cur} has finished")
     _expect(not state.passed[b, cur], f"player to act {cur} has passed")
     _expect((kinds != Kind.GIVE).all(), "a give outside the exchange")
-    _expect(bool(row[0]) == (state.pile_kind[b] != 0), "pass is legal exactly when following")
+    following = state.pile_kind[b] != 0 or engine.rules.lead_may_pass  # (a leader may pass)
+    _expect(bool(row[0]) == following, "pass is legal exactly when following")
     finished = int((state.place[b] >= 0).sum())
     _expect(int(state.n_finished[b]) == finished <= p - 2, "n_finished disagrees with the places")
     _expect((state.cards_left[b][state.place[b] >= 0] == 0).all(), "a finished player holds cards")

@@ -6,7 +6,8 @@ pile (kind, rank, size, last player), passes, revolution, places, titles, scores
 dealer, cards played, the exchange (cards given, received, still to return), the state of the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
-``ask_held``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
+``ask_held``; the UECda 11-back ``jack_back``, 6-revers ``six_reversed``, the passes in a row
+``pass_run``, the ``lock``'s ``pile_suits`` and ``locked``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
 by both with ``observation="history"`` or ``"record"`` only, so compared then only: under ``"standard"`` the
 engine's fields have size 0), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
@@ -73,9 +74,14 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
         "asks_left": int(state.asks_left[b]),
         "asked": state.asked[b].tolist(),
         "ask_held": state.ask_held[b].tolist(),
+        "jack_back": bool(state.jack_back[b]),
+        "six_reversed": bool(state.six_reversed[b]),
+        "pass_run": int(state.pass_run[b]),
         "seat_played": state.seat_played[b].tolist(),
         "seat_passed": state.seat_passed[b].tolist(),
         "recent": state.recent[b].tolist(),
+        "pile_suits": int(state.pile_suits[b]),
+        "locked": bool(state.locked[b]),
     }
 
 
@@ -109,9 +115,14 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "asks_left": ref.asks_left,
         "asked": ref.asked,
         "ask_held": ref.ask_held,
+        "jack_back": ref.jack_back,
+        "six_reversed": ref.six_reversed,
+        "pass_run": ref.pass_run,
         "seat_played": ref.seat_played,
         "seat_passed": ref.seat_passed,
         "recent": ref.recent,
+        "pile_suits": ref.pile_suits,
+        "locked": ref.locked,
     }
     if not ref.rules.keeps_history:
         for name in HISTORY_FIELDS:

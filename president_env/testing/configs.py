@@ -7,6 +7,7 @@ tested in every combination as soon as it is declared.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from typing import Any
@@ -15,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core.cards import NUM_CARDS
-from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules, drop_unmet
+from president_env.core.rules import OPTIONS, PRESET_PLAYERS, PRESETS, Rules
 
 FIXED = ("preset_name",)
 """Options that random rules leave at their default."""
@@ -24,9 +25,25 @@ ENABLING: dict[str, dict[str, Any]] = {
     "revolution": {"revolution": True},
     "runs": {"runs": True},
     "exchange_on": {"exchange": True, "deals": 2},
+    "exact_possible": {"decks": 1, "jokers": 1, "runs_mixed_suits": False},
+    "exact_plays": {"exact_plays": True, "decks": 1, "jokers": 1, "runs_mixed_suits": False},
+    "stalemate_on": {"stalemate_passes": 20},
 }
 """For each requirement of a refining option (:attr:`~president_env.core.rules.Option.requires`),
 option values that meet it."""
+
+
+def drop_unmet(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` (keyword arguments of :class:`Rules`) with every refining option whose
+    requirement is off set back to its default: what random rules draw from."""
+    out = dict(options)
+    probe = Rules(**{k: v for k, v in out.items() if OPTIONS[k].requires is None})
+    for name, opt in OPTIONS.items():  # in field order: a requirement is met or not before
+        if opt.requires is not None and not getattr(probe, opt.requires):
+            out[name] = Rules.__dataclass_fields__[name].default
+        elif opt.requires is not None and name in out:
+            probe = dataclasses.replace(probe, **{name: out[name]})
+    return out
 
 
 ALL_VARIANTS: dict[str, Any] = dict(

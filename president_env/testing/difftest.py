@@ -59,6 +59,7 @@ from president_env.testing.compare import (
 )
 from president_env.testing.configs import (
     ENABLING,
+    drop_unmet,
     pairwise_rules,
     preset_rules,
     random_hands,
@@ -138,7 +139,7 @@ def variant_rules(number: int, rng: random.Random, players: int | None = None) -
         if requirement is not None and value != Rules.__dataclass_fields__[name].default:
             for key, needed in ENABLING[requirement].items():
                 values[key] = max(values[key], needed) if key == "deals" else needed
-    return Rules(**values)
+    return Rules(**drop_unmet(values))  # (exact_plays drawn at random needs one deck)
 
 
 # ---------------------------------------------------------------------------- playing

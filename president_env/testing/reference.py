@@ -14,7 +14,11 @@ Decisions where ``RULES.md`` leaves a choice (shared with the engine):
 1. Cards are ``rank * 4 + suit`` (rank 0 = "3" .. 12 = "2"; clubs < diamonds < hearts < spades),
    ``52`` is the joker. Which cards an action plays is ``ActionLayout.cards_for``: natural cards
    first, lowest suit first, jokers only for missing places; a set or run holds at least one
-   natural card, and the jokers-only sets are separate actions.
+   natural card, and the jokers-only sets are separate actions. With ``exact_plays`` an action
+   names its cards (a set's suits and the joker's row, a run's joker place), and which of them
+   a hand can play is found here again
+   (:func:`~president_env.testing.reference_plays.exact_sets_in_hand`,
+   :func:`~president_env.testing.reference_plays.exact_runs_in_hand`).
 2. Leading: any set, jokers-only set or run the hand can make; no pass. Following: a pass is
    always legal; a play must be of the same kind (a jokers-only set counts as a set) and size and
    beat the pile (see :meth:`ReferenceGame._beats`).
@@ -62,6 +66,9 @@ The further variants of ``RULES.md`` section 12 (each off by default):
     server): a run beats a run of its length only when its lowest card is above the pile's
     highest (in a revolution, its highest below the pile's lowest). ``run_revolution=n``: with
     ``revolution``, a run of ``n`` or more cards starts a revolution as a set of four does.
+    ``play_on_own``: a trick ends only when every player holding cards has passed, the last
+    player who played too (who may play again on his own play while the others have passed).
+    The others of the UECda server: :mod:`president_env.testing.reference_uecda`.
 15. ``president_asks``: the Bum's two best cards do not go; the President asks
     ``min(2, cards the Bum holds)`` times (``asks_left``); the named card goes if the Bum holds
     it, else the Bum's best card (``asked``, ``ask_held``); then the President returns one card
@@ -89,6 +96,7 @@ from president_env.core.cards import (
     THREE_OF_DIAMONDS,
     Rank,
 )
+from president_env.core.constants import JOKER_ROW
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
@@ -102,20 +110,25 @@ from president_env.testing.reference_plays import (
     runs_in_hand,
     sets_in_hand,
 )
+from president_env.testing.reference_uecda import Uecda
+
+_SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
+"""The cards of the 3 of spades alone."""
 
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
 
 
-class ReferenceGame(Exchange, History):
+class ReferenceGame(Exchange, History, Uecda):
     """One game of President (one or more deals), stepped one action at a time.
 
     Public state (read it, do not write it): ``phase``, ``current``, ``hands``, ``pile_kind``,
     ``pile_rank``, ``pile_size``, ``last_player``, ``passed``, ``revolution``, ``place``,
     ``title``, ``scores``, ``deal``, ``dealer``, ``played``, ``gave``, ``received``,
     ``to_return``, ``deal_over``, ``deal_over_rewards``, and for the variants ``pending``,
-    ``row_rank``, ``row_count``, ``asks_left``, ``asked`` and ``ask_held``, and the history
-    ``seat_played``, ``seat_passed`` and ``recent`` (as in the engine's State).
+    ``row_rank``, ``row_count``, ``asks_left``, ``asked``, ``ask_held``, ``jack_back``,
+    ``six_reversed`` and ``pass_run``, and the history ``seat_played``, ``seat_passed`` and ``recent`` (as in
+    the engine's State).
     """
 
     def __init__(self, rules: Rules, hands: npt.ArrayLike | None = None, seed: int = 0) -> None:
@@ -169,6 +182,9 @@ class ReferenceGame(Exchange, History):
         self.place: list[int] = [-1] * players
         self.passed: list[bool] = [False] * players
         self.revolution = False
+        self.jack_back = False
+        self.six_reversed = False
+        self.pass_run = 0
         self.pending = False
         """``next_trick``: a revolution waits for the end of the trick."""
         self.row_rank = -1
@@ -196,6 +212,20 @@ class ReferenceGame(Exchange, History):
         self.pile_rank: int = -1
         self.pile_size: int = 0
         self.last_player: int = -1
+        self.pile_suits = 0
+        """``lock``: the suits of the top play (``1 << suit``; the joker's row counts, 16 its
+        fifth row beside four suits), 0 none."""
+        self.locked = False
+        """``lock``: the trick is locked to ``pile_suits``."""
+
+    def _suits(self, action: int) -> int:
+        """``exact_plays``: the suits a play names: a set's natural suits and the row the joker
+        stands in, a run's suit; none for a lone joker."""
+        lay = self.layout
+        kind, suit, joker = lay.kind[action], int(lay.suit[action]), int(lay.card[action])
+        if kind == Kind.SET:
+            return suit | (0 if joker < 0 else 16 if joker == JOKER_ROW else 1 << joker)
+        return 1 << suit if kind == Kind.RUN else 0
 
     def _next_deal(self) -> None:
         """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
@@ -209,11 +239,11 @@ class ReferenceGame(Exchange, History):
     # ------------------------------------------------------------------ order of ranks
     def _key(self, rank: int) -> int:
         """Strength of a rank in the order in effect (higher is stronger)."""
-        return NUM_RANKS - 1 - rank if self.revolution else rank
+        return NUM_RANKS - 1 - rank if self.reversed_order else rank
 
     def _top_rank(self) -> int:
         """The rank that is highest in the order in effect."""
-        return Rank.THREE if self.revolution else Rank.TWO
+        return Rank.THREE if self.reversed_order else Rank.TWO
 
     # ------------------------------------------------------------------ what a hand can play
     def _plays_in_hand(self, seat: int, with_runs: bool) -> list[Play]:
@@ -240,10 +270,10 @@ class ReferenceGame(Exchange, History):
             if kind != Kind.RUN:
                 return False
             if self.rules.runs_disjoint:  # no rank in common: wholly above (below) the pile
-                if self.revolution:
+                if self.reversed_order:
                     return rank + size - 1 < self.pile_rank
                 return rank > self.pile_rank + size - 1
-            if self.revolution:  # a lower run beats in a revolution
+            if self.reversed_order:  # a lower run beats in a revolution
                 return rank < self.pile_rank or (equal_ok and rank == self.pile_rank)
             return rank > self.pile_rank or (equal_ok and rank == self.pile_rank)
         if pile == Kind.JOKERS:  # only an equal jokers-only set, and only with allow_equal
@@ -255,6 +285,14 @@ class ReferenceGame(Exchange, History):
             return False
         mine, theirs = self._key(rank), self._key(self.pile_rank)
         return mine > theirs or (equal_ok and mine == theirs)
+
+    def _spade_three_on_joker(self, action: int) -> bool:
+        """``spade_three_beats_joker``: ``action`` is the 3 of spades alone and the pile a lone
+        joker (in a locked trick too: the joker cleared the lock)."""
+        lay = self.layout
+        return (self.rules.spade_three_beats_joker and self.pile_kind == Kind.JOKERS
+                and self.pile_size == 1 and lay.kind[action] == Kind.SET
+                and lay.cards_for(action, [1] * NUM_CARDS).tolist() == _SPADE_THREE)
 
     def legal_actions(self) -> list[int]:
         """Sorted ids of the actions the player to act may take (empty when the game is over)."""
@@ -272,11 +310,14 @@ class ReferenceGame(Exchange, History):
             hand = self._hands[seat]
             return [self.layout.give_action(c) for c in range(NUM_CARDS) if hand[c] > 0]
         following = self.pile_kind != Kind.PASS
-        legal = [PASS] if following else []  # no pass when leading
+        # no pass when leading (but with lead_may_pass)
+        legal = [PASS] if following or self.rules.lead_may_pass else []
         with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
         for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
             # a bomb goes on any pile, in turn; nothing is compared
-            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)):
+            if self.locked and kind != Kind.JOKERS and self._suits(action) != self.pile_suits:
+                continue  # lock: only the locked suits (a lone joker ignores the lock)
+            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)) or self._spade_three_on_joker(action):
                 legal.append(action)
         return sorted(legal)
 
@@ -306,8 +347,11 @@ class ReferenceGame(Exchange, History):
     def _pass(self) -> None:
         self._note_pass(self.current)
         self.passed[self.current] = True
-        if self._trick_over():
-            self._new_trick(leader=self.last_player)
+        if self._stalls():  # stalemate_passes
+            self._end_deal()
+        elif self._trick_over():  # nobody played (lead_may_pass): the leader leads again
+            nobody = (self.current + self.direction) % self.num_players
+            self._new_trick(leader=self.last_player if self.last_player >= 0 else nobody)
         else:
             self.current = self._next_to_act(self.current)
 
@@ -326,17 +370,28 @@ class ReferenceGame(Exchange, History):
             self._hands[seat][card] -= count
             self.played[PLAYED_JOKERS if card == JOKER else card // NUM_SUITS] += count
 
-        # judged in the order in effect (before any revolution this play starts); a bomb clears
+        # judged in the order in effect (before any revolution this play starts); a bomb clears,
+        # and so does the 3 of spades on a lone joker
         clears = is_bomb(self.rules, kind, size) or self._clears(kind, rank, size)
+        clears |= self._spade_three_on_joker(action)
         four = self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4
         long_run = self.rules.run_revolution  # (None: no run starts one)
         four |= bool(self.rules.revolution and kind == Kind.RUN and long_run and size >= long_run)
         row_of_four = self._extend_row(kind, rank, size)
         if four or row_of_four:
             self._revolt()
+        self._note_jack_and_six(kind, rank, size)
 
+        if self.rules.lock:  # the same suits as the play followed lock; a lone joker unlocks
+            suits = self._suits(action)
+            if kind == Kind.JOKERS:
+                self.locked = False
+            elif self.pile_kind != Kind.PASS and suits == self.pile_suits:
+                self.locked = True
+            self.pile_suits = suits
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
+        self.pass_run = 0
         if not self.rules.pass_is_final:
             self.passed = [False] * self.num_players
 
@@ -383,6 +438,7 @@ class ReferenceGame(Exchange, History):
             self.revolution = not self.revolution
             self.pending = False
         self._reset_row()
+        self.jack_back = False
 
     def _clears(self, kind: Kind, rank: int, size: int) -> bool:
         """Whether a play clears the pile (in the order in effect when it is played)."""
@@ -403,18 +459,21 @@ class ReferenceGame(Exchange, History):
         return sum(1 for seat in range(self.num_players) if self._holds_cards(seat))
 
     def _trick_over(self) -> bool:
-        """Every player holding cards, other than the last player who played, has passed."""
+        """Every player holding cards, other than the last player who played, has passed (with
+        ``play_on_own``, the last player too)."""
+        own = self.rules.play_on_own
         return all(
             self.passed[seat]
             for seat in range(self.num_players)
-            if seat != self.last_player and self._holds_cards(seat)
+            if (own or seat != self.last_player) and self._holds_cards(seat)
         )
 
     @property
     def direction(self) -> int:
         """+1 while play goes to the left (seat i+1); -1 to the right (``western_revolution``
-        during a revolution)."""
-        return -1 if self.rules.western_revolution and self.revolution else 1
+        during a revolution; the other way round while ``six_reversed``)."""
+        western = self.rules.western_revolution and self.revolution
+        return -1 if western != self.six_reversed else 1
 
     def _next_to_act(self, seat: int) -> int:
         """The next seat in the direction of play that holds cards and has not passed."""

@@ -63,8 +63,9 @@ class History:
         self.recent = [[seat, action], *self.recent[:-1]]
 
     def _note_pass(self, seat: int) -> None:
-        """``seat`` passes on the pile as it is (a pass never comes on an empty pile)."""
-        if not self._keeps_history:
+        """``seat`` passes on the pile as it is (on an empty pile, ``lead_may_pass``: nothing
+        to note)."""
+        if not self._keeps_history or self.pile_kind == Kind.PASS:
             return
         if self.pile_kind == Kind.SET:
             key = (min(self.pile_size, SET_SIZES) - 1) * NUM_RANKS + self.pile_rank

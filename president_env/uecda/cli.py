@@ -14,6 +14,13 @@ plays a match at our server (:mod:`president_env.uecda.server`): ``tcp`` seats w
 ``logs/YYYYMMDDhhmmss.log``, with ``.rejected.txt`` and ``.events.txt`` beside it) and prints
 one line of JSON: the names, points, submissions and refusals per player, what went wrong with
 a client, the seed, the seconds.
+
+    president-uecda replay tests/data/uecda/default.log.gz [--records DIR] [--games N]
+
+replays each game of the logs through the engine's ``uecda`` preset
+(:mod:`president_env.uecda.replay`) and prints, per log and in all, the games and how many
+replayed identically (with the first mismatches); ``--records`` writes the game record of each
+game replayed identically.
 """
 
 from __future__ import annotations
@@ -163,14 +170,47 @@ def _serve(args: ServerArgs) -> None:
     }))
 
 
+def _replay(argv: Sequence[str]) -> None:
+    import argparse
+
+    from president_env.uecda.replay import replay_file, summary
+
+    parser = argparse.ArgumentParser(
+        prog="president-uecda replay",
+        description="Replay each game of tndhms logs through the engine (the uecda preset); "
+        "print the games and how many replayed identically, per log.")
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="a tndhms log (.log or .log.gz), "
+                        "its refused submissions in LOG's .rejected.txt beside it")
+    parser.add_argument("--records", metavar="DIR", help="write the game record of each game "
+                        "replayed identically into DIR")
+    parser.add_argument("--games", type=int, help="only the first GAMES games of each log")
+    args = parser.parse_args(argv)
+    for p in args.logs:
+        if input_file(p) is not None:
+            fail(f"{p}: {input_file(p)}")
+    total = same = 0
+    with user_errors():
+        for p in args.logs:
+            result = replay_file(p, args.games, args.records)
+            total += result.games
+            same += result.identical
+            print(summary(result, p))
+            for m in result.mismatches[:5]:
+                print(f"  {m}")
+    print(f"{total} games, {same} replayed identically")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "server":
         _serve(parse(ServerArgs, argv[1:], prog="president-uecda server"))
         return
+    if argv and argv[0] == "replay":
+        _replay(argv[1:])
+        return
     if not argv or argv[0] != "client":
-        fail("usage: president-uecda client|server ... (see president-uecda client --help, "
-             "president-uecda server --help)")
+        fail("usage: president-uecda client|server|replay ... (see president-uecda client "
+             "--help, president-uecda server --help, president-uecda replay --help)")
     args = parse(ClientArgs, argv[1:], prog="president-uecda client")
     chooser: Chooser = RandomChooser(args.seed, args.lone_joker) if args.agent == "random" \
         else GreedyChooser()

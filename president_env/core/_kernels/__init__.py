@@ -2,7 +2,7 @@
 
 Each kernel loops over the games of a batch in compiled code (no Python loop over games) and
 over the small constant axes (players, ranks, suits) inside each game. The state reaches them
-as the 30 arrays of :class:`~president_env.core.engine.State` (read by name through
+as the 35 arrays of :class:`~president_env.core.engine.State` (read by name through
 :class:`Arrays`), the rule options as the int64 vector of
 :func:`~president_env.core.rules.rule_params` (read through
 :class:`~president_env.core.rules.RuleParam`), the action layout as :class:`PlayTables` and

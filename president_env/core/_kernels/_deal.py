@@ -30,6 +30,24 @@ def splitmix(x: np.uint64) -> tuple[np.uint64, np.uint64]:
     return x, z ^ (z >> np.uint64(31))
 
 
+@kernel(inline="always")
+def _keyed(seed, deal_no):  # type: ignore[no-untyped-def]
+    """A SplitMix64 state keyed by (seed, deal_no)."""
+    x, _r = splitmix(seed)
+    return x ^ (np.uint64(deal_no) * np.uint64(0xD1B54A32D192ED03))
+
+
+@kernel(inline="always")
+def _shuffle(x, a, n):  # type: ignore[no-untyped-def]
+    """Fisher-Yates shuffle of ``a[:n]`` in place, drawn from the SplitMix64 state ``x``."""
+    for i in range(n - 1, 0, -1):
+        x, r = splitmix(x)
+        j = np.int64(r % np.uint64(i + 1))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
 @kernel
 def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, out):  # type: ignore[no-untyped-def]
     """Shuffle the pack with a generator keyed by (seed, deal_no) and deal it into ``out``.
@@ -46,17 +64,35 @@ def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, out):  # type
     for _ in range(n_jokers):
         deck[k] = JOKER
         k += 1
-    x, _r = splitmix(np.uint64(seed))
-    x = x ^ (np.uint64(deal_no) * np.uint64(0xD1B54A32D192ED03))
-    for i in range(n - 1, 0, -1):
-        x, r = splitmix(x)
-        j = np.int64(r % np.uint64(i + 1))
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    _shuffle(_keyed(np.uint64(seed), deal_no), deck, n)
     out[:] = 0
     for i in range(n):
         out[(dealer + 1 + i) % n_players, deck[i]] += 1
+
+
+@kernel
+def stalemate_order(seed, deal_no, n_players, out):  # type: ignore[no-untyped-def]
+    """``stalemate_passes``: a permutation of the seats into ``out`` (int64 [P]), shuffled by a
+    generator keyed by (seed, deal_no) apart from the deal's: the players still in when the
+    deal stalls take the places left in this order. (Seeded runs repeat it exactly.)"""
+    for q in range(n_players):
+        out[q] = q
+    _shuffle(_keyed(np.uint64(seed) ^ np.uint64(0x5851F42D4C957F2D), deal_no), out, n_players)
+
+
+@kernel
+def rank_the_rest(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """The deal stalls (``stalemate_passes``): the players still in take the places left in
+    the order of :func:`stalemate_order`; then the deal ends."""
+    n_players = rp[RuleParam.PLAYERS]
+    order = np.empty(n_players, np.int64)
+    stalemate_order(st.seed[b], st.deal[b], n_players, order)
+    for i in range(n_players):
+        q = order[i]
+        if st.place[b, q] < 0:
+            st.place[b, q] = st.n_finished[b]
+            st.n_finished[b] += 1
+    end_deal(rp, st, b)
 
 
 # ---------------------------------------------------------------- small helpers
@@ -123,9 +159,14 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     st.asks_left[b] = 0
     st.asked[b, :] = -1
     st.ask_held[b, :] = -1
+    st.jack_back[b] = False
+    st.six_reversed[b] = False
+    st.pass_run[b] = 0
     st.seat_played[b, :, :] = 0
     st.seat_passed[b, :, :] = 0
     st.recent[b, :, :] = -1
+    st.pile_suits[b] = 0
+    st.locked[b] = False
     st.phase[b] = Phase.PLAY
 
 

@@ -40,6 +40,7 @@ def mask_tables(layout: ActionLayout) -> MaskTables:
         run_suit=runs[:, 0].copy(),
         run_bottom=runs[:, 1].copy(),
         run_len=runs[:, 2].copy(),
+        run_joker=np.array(layout.run_jokers, dtype=np.int64),
         set_base=layout.set_base,
         joker_base=layout.joker_base,
         run_base=layout.run_base,

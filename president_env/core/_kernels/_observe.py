@@ -14,7 +14,13 @@ from president_env.core.constants import (
     Kind,
     Phase,
 )
-from president_env.core.observe import MOVE_KINDS, MOVE_SIZE, MOVE_SIZE_SCALE, ObsBlock
+from president_env.core.observe import (
+    LOCK_SIZE,
+    MOVE_KINDS,
+    MOVE_SIZE,
+    MOVE_SIZE_SCALE,
+    ObsBlock,
+)
 from president_env.core.rules import RuleParam
 
 
@@ -82,10 +88,18 @@ def _recent(  # type: ignore[no-untyped-def]
         out[b, o + (seat - me + n_players) % n_players] = 1.0
         kind = kinds[a]
         out[b, o + n_players + kind] = 1.0
-        if kind == Kind.SET or kind == Kind.RUN:
+        if (kind == Kind.SET or kind == Kind.RUN) and ranks[a] >= 0:  # (-1: joker below 3)
             out[b, o + n_players + MOVE_KINDS + ranks[a]] = 1.0
         if kind != Kind.PASS:
             out[b, o + n_players + MOVE_KINDS + NUM_RANKS] = sizes[a] / MOVE_SIZE_SCALE
+
+
+@kernel(inline="always")
+def _lock(out, b, start, suits, locked):  # type: ignore[no-untyped-def]
+    """The ``lock`` block: the top play's five suit bits, then 1 while the trick is locked."""
+    for u in range(LOCK_SIZE - 1):
+        out[b, start + u] = suits >> u & 1
+    out[b, start + LOCK_SIZE - 1] = _flag(locked)
 
 
 @kernel(inline="always")
@@ -120,6 +134,10 @@ def observe_kernel(  # type: ignore[no-untyped-def]
     pending = rp[RuleParam.REVOLUTION_NEXT_TRICK] != 0  # the blocks of the further variants
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0  # (size 0 when their option is off)
     asks = rp[RuleParam.PRESIDENT_ASKS] != 0
+    jacks = rp[RuleParam.JACK_BACK] != 0
+    sixes = rp[RuleParam.SIX_REVERSES] != 0
+    stale = rp[RuleParam.STALEMATE_PASSES] != 0
+    lock = rp[RuleParam.LOCK] != 0
     history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 under "standard")
     record = rp[RuleParam.OBSERVATION] == 2  # the record block (size 0 unless "record")
     for b in range(lo, hi):
@@ -165,12 +183,20 @@ def observe_kernel(  # type: ignore[no-untyped-def]
         out[b, off[ObsBlock.DEAL]] = st.deal[b] / deals
         if pending:
             out[b, off[ObsBlock.PENDING]] = _flag(st.pending[b])
+        if western or sixes:  # 1: play goes to the right
+            right = (western and st.revolution[b]) != st.six_reversed[b]
+            out[b, off[ObsBlock.DIRECTION]] = _flag(right)
         if western:
-            out[b, off[ObsBlock.DIRECTION]] = _flag(st.revolution[b])  # right iff reversed
             _row(out, b, off[ObsBlock.ROW], st.row_rank[b], st.row_count[b])
         if asks:
             out[b, off[ObsBlock.ASKS_LEFT]] = st.asks_left[b]
             _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
+        if jacks:
+            out[b, off[ObsBlock.JACK_BACK]] = _flag(st.jack_back[b])
+        if stale:
+            out[b, off[ObsBlock.PASS_RUN]] = st.pass_run[b]
+        if lock:
+            _lock(out, b, off[ObsBlock.LOCK], st.pile_suits[b], st.locked[b])
         if history:
             _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
             _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)

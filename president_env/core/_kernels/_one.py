@@ -1,6 +1,6 @@
 """One game in one compiled call, its arrays handed over as one int64 vector of addresses.
 
-Typing and unboxing the 30 state arrays and the 10 table arrays that
+Typing and unboxing the 35 state arrays and the 11 table arrays that
 :func:`~president_env.core._kernels._advance.advance_kernel` takes costs ~3.5 us per call from
 Python, more than the game's own work (~2 us). :func:`one_advance` takes instead one int64
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
@@ -42,8 +42,8 @@ STATE_FIELDS: tuple[tuple[type, int], ...] = tuple(
 """(dtype, ndim) of each state array, in the order of ``Arrays``: the slots of a spec."""
 NUM_STATE = len(STATE_FIELDS)
 
-TABLE_SLOTS = 10
-"""int64 vectors after the state: rule params, 5 play tables, 3 run tables, obs offsets."""
+TABLE_SLOTS = 11
+"""int64 vectors after the state: rule params, 5 play tables, 4 run tables, obs offsets."""
 INT_FIELDS = 8
 """Integers after the arrays: set_base, joker_base, run_base, give_base, num_give, ask_base,
 num_ask, deals."""
@@ -82,7 +82,7 @@ def _a3(spec, slot, dtype):  # type: ignore[no-untyped-def]
 
 @kernel(inline="always")
 def state_arrays(spec):  # type: ignore[no-untyped-def]
-    """The state arrays of slots 0..29 of ``spec``, as views (the tuple the kernels take)."""
+    """The state arrays of slots 0..34 of ``spec``, as views (the tuple the kernels take)."""
     return (
         _a3(spec, 0, np.int8), _a1(spec, 1, np.int8), _a1(spec, 2, np.int8),
         _a1(spec, 3, np.int8), _a1(spec, 4, np.int8), _a1(spec, 5, np.int8),
@@ -93,7 +93,9 @@ def state_arrays(spec):  # type: ignore[no-untyped-def]
         _a1(spec, 18, np.bool_), _a1(spec, 19, np.uint64), _a1(spec, 20, np.int8),
         _a1(spec, 21, np.bool_), _a1(spec, 22, np.int8), _a1(spec, 23, np.int8),
         _a1(spec, 24, np.int8), _a2(spec, 25, np.int8), _a2(spec, 26, np.int8),
-        _a3(spec, 27, np.int8), _a3(spec, 28, np.int8), _a3(spec, 29, np.int16),
+        _a1(spec, 27, np.bool_), _a1(spec, 28, np.bool_), _a1(spec, 29, np.int16),
+        _a3(spec, 30, np.int8), _a3(spec, 31, np.int8), _a3(spec, 32, np.int16),
+        _a1(spec, 33, np.int8), _a1(spec, 34, np.bool_),
     )
 
 
@@ -134,7 +136,7 @@ def fill_spec(arrays, spec):  # type: ignore[no-untyped-def]
 
 
 def state_spec(arrays: Sequence[np.ndarray]) -> npt.NDArray[np.int64] | None:
-    """The address vector of the state arrays alone (slots 0..29, as in a spec), or None when
+    """The address vector of the state arrays alone (slots 0..34, as in a spec), or None when
     one cannot be handed over by address (other dtype or dimensions, not C-contiguous,
     unaligned or read-only)."""
     if len(arrays) != NUM_STATE:
@@ -161,8 +163,9 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
             _a1(spec, t + 4, np.int64), _a1(spec, t + 5, np.int64))
     n = (t + TABLE_SLOTS) * SLOT
     runs = (_a1(spec, t + 6, np.int64), _a1(spec, t + 7, np.int64), _a1(spec, t + 8, np.int64),
+            _a1(spec, t + 9, np.int64),
             spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4], spec[n + 5], spec[n + 6])
-    off = _a1(spec, t + 9, np.int64)
+    off = _a1(spec, t + 10, np.int64)
     return advance_inline(rp, play, runs, off, spec[n + 7], arrays, action, mask, obs)
 
 

@@ -10,7 +10,14 @@ pile; with ``revolution_timing="next_trick"`` a revolving play toggles ``pending
 end of the trick applies before the next leader is found; with ``western_revolution`` play
 turns to the right during a revolution (:func:`direction`) and a row of four single natural
 cards of one rank in a trick revolts too; with ``president_asks`` the exchange starts with the
-President's asks (``Kind.ASK``), answered at once from the Bum's hand.
+President's asks (``Kind.ASK``), answered at once from the Bum's hand. The UECda server's
+rules: with ``play_on_own`` the trick ends only when the last player to play has passed too
+(:func:`_trick_won`), so he may play again on his own play; with ``jack_back`` a play
+holding a J (:func:`_holds_rank`) toggles ``jack_back`` until the trick ends, and the order in
+force is ``revolution != jack_back``; with ``six_reverses`` a play holding a 6 toggles
+``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends;
+with ``stalemate_passes`` that many passes in a row (``pass_run``) end the deal, the players
+still in ranked from the game's seed (:func:`~._deal.rank_the_rest`).
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -22,14 +29,21 @@ those fields keep their values of the deal's start (zeros, ``recent`` -1).
 :func:`take_cards` is the one statement of which cards an action takes from a hand (also the
 documented choice of :meth:`~president_env.core.actions.ActionLayout.cards_for`): a set uses
 natural cards lowest suit first and jokers for the rest, a run one natural card of its suit
-(mixed suits: the lowest suit held) for each place held and a joker for each other.
+(mixed suits: the lowest suit held) for each place held and a joker for each other; with
+``exact_plays`` an action names its cards (a set's suits and joker, a run's joker place).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from president_env.core._kernels._deal import best_card, end_deal, give, seat_with_title
+from president_env.core._kernels._deal import (
+    best_card,
+    end_deal,
+    give,
+    rank_the_rest,
+    seat_with_title,
+)
 from president_env.core._kernels._jit import kernel
 from president_env.core._kernels._types import (
     NUM_ASKS,
@@ -39,10 +53,12 @@ from president_env.core._kernels._types import (
 )
 from president_env.core.constants import (
     EIGHT,
+    JACK,
     JOKER,
     NUM_CARDS,
     NUM_RANKS,
     NUM_SUITS,
+    SIX,
     TOP,
     Kind,
     Phase,
@@ -57,10 +73,21 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
     size, suit, card: one row of the action tables) takes from ``hand`` (53 counts).
 
     A pass or an ask takes nothing; a run of suit -1 (mixed suits) takes the lowest suit held
-    of each rank; the hand is assumed able to make the play (see the mask).
+    of each rank; the hand is assumed able to make the play (see the mask). With
+    ``exact_plays`` a set's ``suit`` is the mask of its natural suits and ``card`` the joker's
+    row (-1: none), a run's ``card`` the joker's offset from its bottom (-1: none).
     """
     out[:] = 0
-    if kind == Kind.SET:
+    if kind == Kind.SET and suit >= 0:  # exact_plays
+        for u in range(NUM_SUITS):
+            out[rank * NUM_SUITS + u] = suit >> u & 1
+        out[JOKER] = 1 if card >= 0 else 0
+    elif kind == Kind.RUN and card >= 0:  # exact_plays, with the joker at offset card
+        for i in range(size):
+            if i != card:
+                out[(rank + i) * NUM_SUITS + suit] = 1
+        out[JOKER] = 1
+    elif kind == Kind.SET:
         need = size
         for u in range(NUM_SUITS):
             c = rank * NUM_SUITS + u
@@ -89,16 +116,16 @@ def take_cards(hand, kind, rank, size, suit, card, out):  # type: ignore[no-unty
 
 @kernel(inline="always")
 def _take(  # type: ignore[no-untyped-def]
-    hands, played, seat_played, history, b, p, kind, rank, size, suit, taken
+    hands, played, seat_played, history, b, p, kind, rank, size, suit, card, taken
 ):
     """Take the cards of a play from the hand of ``p`` into the public memory of cards played,
     per rank, and per seat if ``history`` (``taken``: int8 [53] scratch)."""
-    take_cards(hands[b, p], kind, rank, size, suit, -1, taken)
+    take_cards(hands[b, p], kind, rank, size, suit, card, taken)
     lo = hi = 0  # the natural cards the play may take: one rank, or a run's ranks
     if kind == Kind.SET:
         lo, hi = rank * NUM_SUITS, (rank + 1) * NUM_SUITS
-    elif kind == Kind.RUN:
-        lo, hi = rank * NUM_SUITS, (rank + size) * NUM_SUITS
+    elif kind == Kind.RUN:  # (run_joker_ends: the joker's place may lie outside the ranks)
+        lo, hi = max(rank, 0) * NUM_SUITS, min(rank + size, NUM_RANKS) * NUM_SUITS
     for c in range(lo, hi):
         hands[b, p, c] -= taken[c]
         played[b, c // NUM_SUITS] += taken[c]
@@ -132,9 +159,13 @@ def _note_pass(seat_passed, b, p, pile_kind, pile_rank, pile_size):  # type: ign
 
 
 @kernel(inline="always")
-def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
+def _clears(rp, kind, rank, size, rev, on_joker):  # type: ignore[no-untyped-def]
     """Whether the play clears the pile: a set of the top rank (2s; 3s in a revolution) with
-    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``."""
+    ``top_rank_clears``; a set of 8s, or a run through the 8, with ``eight_clears``; a set on
+    a lone joker (``on_joker``: the 3 of spades, the one that may follow it) with
+    ``spade_three_beats_joker``."""
+    if on_joker and kind == Kind.SET and rp[RuleParam.SPADE_THREE_BEATS_JOKER] != 0:
+        return True
     eights = rp[RuleParam.EIGHT_CLEARS] != 0
     if kind == Kind.SET:
         top = 0 if rev else TOP
@@ -142,6 +173,51 @@ def _clears(rp, kind, rank, size, rev):  # type: ignore[no-untyped-def]
     if kind == Kind.RUN:
         return eights and rank <= EIGHT < rank + size
     return False
+
+
+@kernel(inline="always")
+def _holds_rank(on, kind, rank, size, r):  # type: ignore[no-untyped-def]
+    """With ``on`` (its option's flag), whether a play holds a card of rank ``r``: a set of
+    that rank (jokers standing in count) or a run through it; never jokers alone. A J turns
+    the order until the trick ends (``jack_back``), a 6 the direction (``six_reverses``)."""
+    if not on:
+        return False
+    if kind == Kind.SET:
+        return rank == r
+    return kind == Kind.RUN and rank <= r < rank + size
+
+
+@kernel(inline="always")
+def _turn(jack_back, six_reversed, b, jacks, sixes, kind, rank, size):  # type: ignore[no-untyped-def]
+    """A play holding a J turns the order until the trick ends (``jacks``: ``jack_back``),
+    one holding a 6 the direction of play until the deal ends (``sixes``: ``six_reverses``)."""
+    jack_back[b] = jack_back[b] != _holds_rank(jacks, kind, rank, size, JACK)
+    six_reversed[b] = six_reversed[b] != _holds_rank(sixes, kind, rank, size, SIX)
+
+
+@kernel(inline="always")
+def play_suits(kind, suit, card):  # type: ignore[no-untyped-def]
+    """``exact_plays``: the suits of a play (bit ``1 << suit``): a set's natural suits and the
+    joker's row (16 beside all four suits), a run's suit; 0 for jokers alone."""
+    if kind == Kind.SET:
+        return suit | (1 << card if card >= 0 else 0)
+    if kind == Kind.RUN:
+        return 1 << suit
+    return 0
+
+
+@kernel(inline="always")
+def _lock(lock, pile_suits, locked, b, pile_kind, kind, suit, card):  # type: ignore[no-untyped-def]
+    """With ``lock``: a play of the suits of the play it follows locks the trick; a lone joker
+    clears the lock (it ignores it too: see the mask)."""
+    if not lock:
+        return
+    suits = play_suits(kind, suit, card)
+    if kind == Kind.JOKERS:
+        locked[b] = False
+    elif pile_kind != Kind.PASS and suits == pile_suits[b]:
+        locked[b] = True
+    pile_suits[b] = suits
 
 
 @kernel(inline="always")
@@ -167,34 +243,39 @@ def next_active(place, passed, b, seat, n_players, skip_passed, d):  # type: ign
 
 
 @kernel(inline="always")
-def direction(western, revolution):  # type: ignore[no-untyped-def]
+def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def]
     """Direction of play: -1 (to the right) in a revolution with ``western_revolution``
-    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left). (Scalars only: handing ``rp`` to
-    a helper in a game loop costs a reference count per call.)"""
-    return -1 if western and revolution else 1
+    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left); the other way round while
+    ``six_reversed`` (``six_reverses``). (Scalars only: handing ``rp`` to a helper in a game
+    loop costs a reference count per call.)"""
+    return -1 if (western and revolution) != six_reversed else 1
 
 
 @kernel(inline="always")
 def new_trick(  # type: ignore[no-untyped-def]
     pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d
 ):
-    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards."""
+    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards.
+    With no winner (-1: everyone passed on the empty pile, ``lead_may_pass``) the seat after
+    the last to pass (``current``) holding cards, the leader, leads again."""
     pile_kind[b] = Kind.PASS
     pile_rank[b] = -1
     pile_size[b] = 0
     last_player[b] = -1
     passed[b, :] = False
-    if place[b, winner] < 0:
+    if winner >= 0 and place[b, winner] < 0:
         current[b] = winner
     else:
-        current[b] = next_active(place, passed, b, winner, n_players, False, d)
+        after = winner if winner >= 0 else current[b]
+        current[b] = next_active(place, passed, b, after, n_players, False, d)
 
 
 @kernel(inline="always")
-def _trick_won(place, passed, b, last_player, n_players):  # type: ignore[no-untyped-def]
-    """Whether everyone else still holding cards has passed since the top play."""
+def _trick_won(place, passed, b, last_player, n_players, own):  # type: ignore[no-untyped-def]
+    """Whether everyone else still holding cards has passed since the top play (with ``own``,
+    ``play_on_own``: everyone, the last player too)."""
     for q in range(n_players):
-        if q != last_player and place[b, q] < 0 and not passed[b, q]:
+        if (own or q != last_player) and place[b, q] < 0 and not passed[b, q]:
             return False
     return True
 
@@ -284,6 +365,15 @@ def _ask(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
         st.to_return[b, p] = i + 1
 
 
+@kernel(inline="always")
+def _exchange_move(rp, st: Arrays, b, p, kind, card):  # type: ignore[no-untyped-def]
+    """A move of the exchange: an ask (``president_asks``) or a card given back."""
+    if kind == Kind.ASK:
+        _ask(rp, st, b, p, card)
+    else:
+        _return_card(rp, st, b, p, card)
+
+
 @kernel
 def step_kernel(rp, tables, arrays, actions, lo, hi):  # type: ignore[no-untyped-def]
     """Every game ``lo <= b < hi`` with ``actions[b] >= 0`` takes that (legal) action: the
@@ -309,6 +399,11 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     western = rp[RuleParam.WESTERN_REVOLUTION] != 0
     variants = next_trick or western  # what the end of a trick has to apply
     bombs = rp[RuleParam.BOMBS]
+    own = rp[RuleParam.PLAY_ON_OWN] != 0
+    jacks = rp[RuleParam.JACK_BACK] != 0
+    sixes = rp[RuleParam.SIX_REVERSES] != 0
+    stale = rp[RuleParam.STALEMATE_PASSES]
+    lock = rp[RuleParam.LOCK] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -318,10 +413,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             continue
         p = st.current[b]
         if st.phase[b] == Phase.EXCHANGE:
-            if tab.kind[a] == Kind.ASK:
-                _ask(rp, st, b, p, tab.card[a])
-            else:
-                _return_card(rp, st, b, p, tab.card[a])
+            _exchange_move(rp, st, b, p, tab.kind[a], tab.card[a])
             continue
         winner = -1  # who wins the trick with this action (-1: the trick goes on)
         kind = tab.kind[a]
@@ -332,12 +424,18 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if history:
                 _note_pass(st.seat_passed, b, p, st.pile_kind[b], st.pile_rank[b],
                            st.pile_size[b])
+            st.pass_run[b] += 1
+            if st.pass_run[b] == stale:  # stalemate_passes (0: never) end the deal
+                rank_the_rest(rp, st, b)
+                continue
         else:
+            st.pass_run[b] = 0
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
-            rev = st.revolution[b]
+            rev = st.revolution[b] != st.jack_back[b]  # the order in force
+            on_joker = st.pile_kind[b] == Kind.JOKERS
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
-                  tab.suit[a], taken)
+                  tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True
@@ -345,7 +443,10 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 if next_trick:
                     st.pending[b] = not st.pending[b]
                 else:
-                    st.revolution[b] = not rev
+                    st.revolution[b] = not st.revolution[b]
+            _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
+            _lock(lock, st.pile_suits, st.locked, b, st.pile_kind[b], kind, tab.suit[a],
+                  tab.card[a])
             st.pile_kind[b] = kind
             st.pile_rank[b] = rank
             st.pile_size[b] = size
@@ -356,15 +457,19 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             if went_out and st.n_finished[b] == n_players - 1:
                 end_deal(rp, st, b)  # the last player takes the last place
                 continue
-            if _clears(rp, kind, rank, size, rev) or is_bomb(bombs, kind, size):
+            if _clears(rp, kind, rank, size, rev, on_joker) or is_bomb(bombs, kind, size):
                 winner = p
-        if winner < 0 and _trick_won(st.place, st.passed, b, st.last_player[b], n_players):
-            winner = st.last_player[b]
-        if winner >= 0 and variants:  # a pending revolution first, then the next leader
+        over = winner >= 0 or _trick_won(st.place, st.passed, b, st.last_player[b], n_players, own)
+        if over and winner < 0:
+            winner = st.last_player[b]  # (-1: nobody played, lead_may_pass: see new_trick)
+        if over and variants:  # a pending revolution first, then the next leader
             _end_of_trick(st.revolution, st.pending, st.row_rank, st.row_count, b)
-        d = direction(western, st.revolution[b])
-        if winner >= 0:
+        d = direction(western, st.revolution[b], st.six_reversed[b])
+        if over:
+            st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
                       st.place, st.current, b, winner, n_players, d)
+            st.pile_suits[b] = 0  # (lock: the lock ends with the trick)
+            st.locked[b] = False
         else:
             st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)

@@ -62,9 +62,14 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "asks_left": (np.int8, ()),
     "asked": (np.int8, ("K",)),
     "ask_held": (np.int8, ("K",)),
+    "jack_back": (np.bool_, ()),
+    "six_reversed": (np.bool_, ()),
+    "pass_run": (np.int16, ()),
     "seat_played": (np.int8, ("P", "C")),
     "seat_passed": (np.int8, ("P", "X")),
     "recent": (np.int16, ("H", "M")),
+    "pile_suits": (np.int8, ()),
+    "locked": (np.bool_, ()),
 }
 """dtype and dimensions after the batch axis of every state array, in the order of
 :class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
@@ -105,9 +110,14 @@ class Arrays(NamedTuple):
     asks_left: np.ndarray
     asked: np.ndarray
     ask_held: np.ndarray
+    jack_back: np.ndarray
+    six_reversed: np.ndarray
+    pass_run: np.ndarray
     seat_played: np.ndarray
     seat_passed: np.ndarray
     recent: np.ndarray
+    pile_suits: np.ndarray
+    locked: np.ndarray
 
 
 class PlayTables(NamedTuple):
@@ -116,12 +126,13 @@ class PlayTables(NamedTuple):
 
     kind: np.ndarray
     rank: np.ndarray
-    """Rank of a set, bottom rank of a run, else -1."""
+    """Rank of a set, bottom rank of a run (-1 with the joker below the 3), else -1."""
     size: np.ndarray
     suit: np.ndarray
-    """Suit of a run, else -1."""
+    """Suit of a run; with ``exact_plays`` the natural suits of a set (a mask); else -1."""
     card: np.ndarray
-    """Card given back in the exchange, else -1."""
+    """Card given back in the exchange; with ``exact_plays`` the joker's row in a set, its
+    offset from the bottom in a run; else -1."""
 
 
 class MaskTables(NamedTuple):
@@ -130,6 +141,8 @@ class MaskTables(NamedTuple):
     run_suit: np.ndarray
     run_bottom: np.ndarray
     run_len: np.ndarray
+    run_joker: np.ndarray
+    """``exact_plays``: the joker's offset from the bottom (-1: none); else -1."""
     set_base: int
     joker_base: int
     run_base: int
@@ -150,7 +163,8 @@ class Pile(NamedTuple):
     """Rank of a set, bottom rank of a run, -1 for jokers alone or no play."""
     size: int
     rev: bool
-    """The rank order is reversed (revolution)."""
+    """The rank order in force is reversed (revolution, or with ``jack_back`` revolution XOR
+    11-back)."""
 
 
 assert tuple(STATE_DTYPES) == Arrays._fields
