@@ -432,7 +432,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
                                                                  num_players: int) -> None:
     rules = Rules.preset(preset, num_players=num_players)
     others = tuple(f for f in STATE_FIELDS if f not in HISTORY)
-    assert len(others) == 30
+    assert len(others) == 32
     p = num_players
     states = [Engine(rules).init(np.arange(16)), Engine(rules).init_from_hands(
         Engine(rules).init(np.arange(16)).hands, seed=np.arange(16)), State.zeros(16, p, False)]
@@ -448,7 +448,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
     history_bytes = 2 * p * NUM_CARDS + 8 * 2 * 2  # int8 [P,53] twice, int16 [8,2]
     assert _per_game(full) == _per_game(states[0]) + history_bytes
     if num_players == 4:
-        assert _per_game(states[0]) == 714 and _per_game(full) == 1170
+        assert _per_game(states[0]) == 716 and _per_game(full) == 1172
 
 
 def _calls_with_a_state(engine: Engine, state: State) -> list[tuple[str, Any]]:

@@ -15,10 +15,7 @@ Decisions where ``RULES.md`` leaves a choice (shared with the engine):
    ``52`` is the joker. Which cards an action plays is ``ActionLayout.cards_for``: natural cards
    first, lowest suit first, jokers only for missing places; a set or run holds at least one
    natural card, and the jokers-only sets are separate actions. With ``exact_plays`` an action
-   names its cards (a set's suits and the joker's row, a run's joker place), and which of them
-   a hand can play is found here again
-   (:func:`~president_env.testing.reference_plays.exact_sets_in_hand`,
-   :func:`~president_env.testing.reference_plays.exact_runs_in_hand`).
+   names its cards; which a hand can name is found again in ``reference_plays``.
 2. Leading: any set, jokers-only set or run the hand can make; no pass. Following: a pass is
    always legal; a play must be of the same kind (a jokers-only set counts as a set) and size and
    beat the pile (see :meth:`ReferenceGame._beats`).
@@ -96,7 +93,6 @@ from president_env.core.cards import (
     THREE_OF_DIAMONDS,
     Rank,
 )
-from president_env.core.constants import JOKER_ROW
 from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
@@ -111,9 +107,6 @@ from president_env.testing.reference_plays import (
     sets_in_hand,
 )
 from president_env.testing.reference_uecda import Uecda
-
-_SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
-"""The cards of the 3 of spades alone."""
 
 #: index of the jokers in :attr:`ReferenceGame.played` (after the 13 ranks)
 PLAYED_JOKERS = NUM_RANKS
@@ -212,20 +205,7 @@ class ReferenceGame(Exchange, History, Uecda):
         self.pile_rank: int = -1
         self.pile_size: int = 0
         self.last_player: int = -1
-        self.pile_suits = 0
-        """``lock``: the suits of the top play (``1 << suit``; the joker's row counts, 16 its
-        fifth row beside four suits), 0 none."""
-        self.locked = False
-        """``lock``: the trick is locked to ``pile_suits``."""
-
-    def _suits(self, action: int) -> int:
-        """``exact_plays``: the suits a play names: a set's natural suits and the row the joker
-        stands in, a run's suit; none for a lone joker."""
-        lay = self.layout
-        kind, suit, joker = lay.kind[action], int(lay.suit[action]), int(lay.card[action])
-        if kind == Kind.SET:
-            return suit | (0 if joker < 0 else 16 if joker == JOKER_ROW else 1 << joker)
-        return 1 << suit if kind == Kind.RUN else 0
+        self.pile_suits, self.locked = 0, False  # (lock: see reference_uecda)
 
     def _next_deal(self) -> None:
         """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
@@ -286,14 +266,6 @@ class ReferenceGame(Exchange, History, Uecda):
         mine, theirs = self._key(rank), self._key(self.pile_rank)
         return mine > theirs or (equal_ok and mine == theirs)
 
-    def _spade_three_on_joker(self, action: int) -> bool:
-        """``spade_three_beats_joker``: ``action`` is the 3 of spades alone and the pile a lone
-        joker (in a locked trick too: the joker cleared the lock)."""
-        lay = self.layout
-        return (self.rules.spade_three_beats_joker and self.pile_kind == Kind.JOKERS
-                and self.pile_size == 1 and lay.kind[action] == Kind.SET
-                and lay.cards_for(action, [1] * NUM_CARDS).tolist() == _SPADE_THREE)
-
     def legal_actions(self) -> list[int]:
         """Sorted ids of the actions the player to act may take (empty when the game is over)."""
         if self._legal is None:
@@ -314,10 +286,10 @@ class ReferenceGame(Exchange, History, Uecda):
         legal = [PASS] if following or self.rules.lead_may_pass else []
         with_runs = self.pile_kind in (Kind.PASS, Kind.RUN)
         for action, kind, rank, size in self._plays_in_hand(seat, with_runs):
-            # a bomb goes on any pile, in turn; nothing is compared
-            if self.locked and kind != Kind.JOKERS and self._suits(action) != self.pile_suits:
-                continue  # lock: only the locked suits (a lone joker ignores the lock)
-            if self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size)) or self._spade_three_on_joker(action):
+            # a bomb goes on any pile, in turn; nothing is compared; lock: only its suits
+            if self._lock_allows(action, kind) and (
+                    self._beats(kind, rank, size) or (following and is_bomb(self.rules, kind, size))
+                    or self._spade_three_on_joker(action)):
                 legal.append(action)
         return sorted(legal)
 
@@ -370,10 +342,9 @@ class ReferenceGame(Exchange, History, Uecda):
             self._hands[seat][card] -= count
             self.played[PLAYED_JOKERS if card == JOKER else card // NUM_SUITS] += count
 
-        # judged in the order in effect (before any revolution this play starts); a bomb clears,
-        # and so does the 3 of spades on a lone joker
+        # judged in the order in effect (before any revolution this play starts); a bomb clears
         clears = is_bomb(self.rules, kind, size) or self._clears(kind, rank, size)
-        clears |= self._spade_three_on_joker(action)
+        clears |= self._spade_three_on_joker(action)  # (and the 3 of spades on a lone joker)
         four = self.rules.revolution and kind in (Kind.SET, Kind.JOKERS) and size >= 4
         long_run = self.rules.run_revolution  # (None: no run starts one)
         four |= bool(self.rules.revolution and kind == Kind.RUN and long_run and size >= long_run)
@@ -381,14 +352,7 @@ class ReferenceGame(Exchange, History, Uecda):
         if four or row_of_four:
             self._revolt()
         self._note_jack_and_six(kind, rank, size)
-
-        if self.rules.lock:  # the same suits as the play followed lock; a lone joker unlocks
-            suits = self._suits(action)
-            if kind == Kind.JOKERS:
-                self.locked = False
-            elif self.pile_kind != Kind.PASS and suits == self.pile_suits:
-                self.locked = True
-            self.pile_suits = suits
+        self._note_lock(action, kind)
         self.pile_kind, self.pile_rank, self.pile_size = kind, rank, size
         self.last_player = seat
         self.pass_run = 0

@@ -16,14 +16,22 @@ the engine:
 * ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile (a pass
   that notes nothing in ``seat_passed``); when every player still in has passed, the seat
   after the last to pass holding cards, who led, leads again.
+* ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
+  play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
+  and clears the lock; the trick's end releases it.
+* ``spade_three_beats_joker``: the 3 of spades alone may follow a lone joker, and clears.
 """
 
 from __future__ import annotations
 
-from president_env.core.actions import Kind
-from president_env.core.cards import Rank
+from president_env.core.actions import ActionLayout, Kind
+from president_env.core.cards import NUM_CARDS, NUM_SUITS, Rank
+from president_env.core.constants import JOKER_ROW
 from president_env.core.engine import stalemate_seats
 from president_env.core.rules import Rules
+
+_SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
+"""The cards of the 3 of spades alone."""
 
 
 class Uecda:
@@ -31,10 +39,18 @@ class Uecda:
     rules and the revolution are the game's)."""
 
     rules: Rules
+    layout: ActionLayout
     revolution: bool
     seed: int
     deal: int
     place: list[int]
+    pile_kind: Kind
+    pile_size: int
+    pile_suits: int = 0
+    """``lock``: the suits of the top play (``1 << suit``; the joker's row counts, 16 its
+    fifth row beside four suits), 0 none."""
+    locked: bool = False
+    """``lock``: the trick is locked to ``pile_suits``."""
     jack_back: bool = False
     """``jack_back``: a J reversed the order until the trick ends."""
     six_reversed: bool = False
@@ -68,6 +84,38 @@ class Uecda:
         for i, q in enumerate(left):
             self.place[q] = finished + i
         return True
+
+    def _suits(self, action: int) -> int:
+        """``exact_plays``: the suits a play names: a set's natural suits and the row the joker
+        stands in, a run's suit; none for a lone joker."""
+        lay = self.layout
+        kind, suit, joker = lay.kind[action], int(lay.suit[action]), int(lay.card[action])
+        if kind == Kind.SET:
+            return suit | (0 if joker < 0 else 16 if joker == JOKER_ROW else 1 << joker)
+        return 1 << suit if kind == Kind.RUN else 0
+
+    def _lock_allows(self, action: int, kind: Kind) -> bool:
+        """``lock``: a locked trick takes only plays of its suits (a lone joker ignores it)."""
+        return not self.locked or kind == Kind.JOKERS or self._suits(action) == self.pile_suits
+
+    def _note_lock(self, action: int, kind: Kind) -> None:
+        """``lock``: the same suits as the play followed lock the trick; a lone joker unlocks."""
+        if not self.rules.lock:
+            return
+        suits = self._suits(action)
+        if kind == Kind.JOKERS:
+            self.locked = False
+        elif self.pile_kind != Kind.PASS and suits == self.pile_suits:
+            self.locked = True
+        self.pile_suits = suits
+
+    def _spade_three_on_joker(self, action: int) -> bool:
+        """``spade_three_beats_joker``: ``action`` is the 3 of spades alone and the pile a lone
+        joker (in a locked trick too: the joker cleared the lock)."""
+        lay = self.layout
+        return (self.rules.spade_three_beats_joker and self.pile_kind == Kind.JOKERS
+                and self.pile_size == 1 and lay.kind[action] == Kind.SET
+                and lay.cards_for(action, [1] * NUM_CARDS).tolist() == _SPADE_THREE)
 
 
 def _holds(kind: Kind, rank: int, size: int, held: int) -> bool:

@@ -45,6 +45,22 @@ def _row(out, b, o_row, row_rank, row_count):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
+def _uecda(out, b, off, jacks, stale, lock, jack_back, pass_run, pile_suits, locked):  # type: ignore[no-untyped-def]
+    """The blocks of the UECda server's options, each written only with its option (size 0
+    without): ``jack_back``, ``pass_run``, and ``lock``: the top play's five suit bits (clubs ..
+    spades, the fifth row), then 1 while the trick is locked to them."""
+    if jacks:
+        out[b, off[ObsBlock.JACK_BACK]] = _flag(jack_back)
+    if stale:
+        out[b, off[ObsBlock.PASS_RUN]] = pass_run
+    if lock:
+        o_lock = off[ObsBlock.LOCK]
+        for u in range(LOCK_SIZE - 1):
+            out[b, o_lock + u] = pile_suits >> u & 1
+        out[b, o_lock + LOCK_SIZE - 1] = _flag(locked)
+
+
+@kernel(inline="always")
 def _asks(out, b, o_asked, o_held, asked, ask_held):  # type: ignore[no-untyped-def]
     """The ``asked`` and ``ask_held`` blocks: per card id, the asks naming it (``asked[i]``,
     -1 not made) and those of them that the Bum held (``ask_held[i] == 1``)."""
@@ -92,14 +108,6 @@ def _recent(  # type: ignore[no-untyped-def]
             out[b, o + n_players + MOVE_KINDS + ranks[a]] = 1.0
         if kind != Kind.PASS:
             out[b, o + n_players + MOVE_KINDS + NUM_RANKS] = sizes[a] / MOVE_SIZE_SCALE
-
-
-@kernel(inline="always")
-def _lock(out, b, start, suits, locked):  # type: ignore[no-untyped-def]
-    """The ``lock`` block: the top play's five suit bits, then 1 while the trick is locked."""
-    for u in range(LOCK_SIZE - 1):
-        out[b, start + u] = suits >> u & 1
-    out[b, start + LOCK_SIZE - 1] = _flag(locked)
 
 
 @kernel(inline="always")
@@ -191,12 +199,8 @@ def observe_kernel(  # type: ignore[no-untyped-def]
         if asks:
             out[b, off[ObsBlock.ASKS_LEFT]] = st.asks_left[b]
             _asks(out, b, off[ObsBlock.ASKED], off[ObsBlock.ASK_HELD], st.asked[b], st.ask_held[b])
-        if jacks:
-            out[b, off[ObsBlock.JACK_BACK]] = _flag(st.jack_back[b])
-        if stale:
-            out[b, off[ObsBlock.PASS_RUN]] = st.pass_run[b]
-        if lock:
-            _lock(out, b, off[ObsBlock.LOCK], st.pile_suits[b], st.locked[b])
+        _uecda(out, b, off, jacks, stale, lock, st.jack_back[b], st.pass_run[b], st.pile_suits[b],
+               st.locked[b])
         if history:
             _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
             _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)

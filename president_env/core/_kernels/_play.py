@@ -221,6 +221,20 @@ def _lock(lock, pile_suits, locked, b, pile_kind, kind, suit, card):  # type: ig
 
 
 @kernel(inline="always")
+def _top_play(lock, pile_kind, pile_rank, pile_size, last_player, pile_suits, locked, b, p, kind,  # type: ignore[no-untyped-def]
+              rank, size, suit, card):
+    """The play of ``p`` goes on top of the pile (with ``lock`` its suits, and the lock they
+    make); returns whether it went on a lone joker (``spade_three_beats_joker``)."""
+    on_joker = pile_kind[b] == Kind.JOKERS
+    _lock(lock, pile_suits, locked, b, pile_kind[b], kind, suit, card)
+    pile_kind[b] = kind
+    pile_rank[b] = rank
+    pile_size[b] = size
+    last_player[b] = p
+    return on_joker
+
+
+@kernel(inline="always")
 def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
     """If ``p`` holds no card, the next place is theirs; returns whether they went out."""
     for c in range(NUM_CARDS):
@@ -253,11 +267,15 @@ def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def
 
 @kernel(inline="always")
 def new_trick(  # type: ignore[no-untyped-def]
-    pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d
+    pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d,
+    pile_suits, locked
 ):
-    """Clear the pile; the winner leads, or the next seat in direction ``d`` holding cards.
-    With no winner (-1: everyone passed on the empty pile, ``lead_may_pass``) the seat after
-    the last to pass (``current``) holding cards, the leader, leads again."""
+    """Clear the pile (and ``lock``'s suits and lock); the winner leads, or the next seat in
+    direction ``d`` holding cards. With no winner (-1: everyone passed on the empty pile,
+    ``lead_may_pass``) the seat after the last to pass (``current``) holding cards, the leader,
+    leads again."""
+    pile_suits[b] = 0
+    locked[b] = False
     pile_kind[b] = Kind.PASS
     pile_rank[b] = -1
     pile_size[b] = 0
@@ -433,7 +451,6 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
             rank = tab.rank[a]  # -1 for jokers alone
             size = tab.size[a]
             rev = st.revolution[b] != st.jack_back[b]  # the order in force
-            on_joker = st.pile_kind[b] == Kind.JOKERS
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
                   tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
@@ -445,12 +462,9 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 else:
                     st.revolution[b] = not st.revolution[b]
             _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
-            _lock(lock, st.pile_suits, st.locked, b, st.pile_kind[b], kind, tab.suit[a],
-                  tab.card[a])
-            st.pile_kind[b] = kind
-            st.pile_rank[b] = rank
-            st.pile_size[b] = size
-            st.last_player[b] = p
+            on_joker = _top_play(lock, st.pile_kind, st.pile_rank, st.pile_size, st.last_player,
+                                 st.pile_suits, st.locked, b, p, kind, rank, size, tab.suit[a],
+                                 tab.card[a])
             if rp[RuleParam.PASS_IS_FINAL] == 0:
                 st.passed[b, :] = False  # a play brings back everyone who passed
             went_out = _went_out(st.hands, st.place, st.n_finished, b, p)
@@ -468,8 +482,6 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
         if over:
             st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
-                      st.place, st.current, b, winner, n_players, d)
-            st.pile_suits[b] = 0  # (lock: the lock ends with the trick)
-            st.locked[b] = False
+                      st.place, st.current, b, winner, n_players, d, st.pile_suits, st.locked)
         else:
             st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)
