@@ -291,3 +291,8 @@ def test_read_log_takes_plain_and_gzipped_files(tmp_path: Path) -> None:
         read_log(tmp_path / "cut.log.gz")
     with pytest.raises(UecdaLogError, match="empty"):
         parse_log("")
+
+
+def test_the_data_folder_holds_exactly_these_logs() -> None:
+    """The other UECda tests take their configs from the folder: it must hold these ten."""
+    assert sorted(p.name.removesuffix(".log.gz") for p in DATA.glob("*.log.gz")) == sorted(CONFIGS)

@@ -39,8 +39,8 @@ from president_env.uecda.moves import (
 from president_env.uecda.protocol import COLUMNS, Hand, Play
 
 DATA = Path(__file__).parent / "data" / "uecda"
-CONFIGS = ("default", "11back", "no_shibari", "6revers", "no_kakumei", "no_8giri", "no_kaidan",
-           "no_change", "no_sekigae", "flash10")
+CONFIGS = tuple(sorted(p.name.removesuffix(".log.gz") for p in DATA.glob("*.log.gz")))
+"""The committed logs (tests/test_uecda_log.py checks that they are its ten)."""
 S, H, D, C = 0, 1, 2, 3
 """Rows."""
 

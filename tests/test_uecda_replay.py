@@ -27,8 +27,8 @@ from president_env.uecda.replay import (
 )
 
 DATA = Path(__file__).parent / "data" / "uecda"
-CONFIGS = ("default", "11back", "no_shibari", "6revers", "no_kakumei", "no_8giri", "no_kaidan",
-           "no_change", "no_sekigae", "flash10")
+CONFIGS = tuple(sorted(p.name.removesuffix(".log.gz") for p in DATA.glob("*.log.gz")))
+"""The committed logs (tests/test_uecda_log.py checks that they are its ten)."""
 FIRST = 100
 STALEMATES_FIRST = 28
 """Games of the first 100 of ``no_kaidan`` that 20 passes in a row end."""
