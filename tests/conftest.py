@@ -105,12 +105,13 @@ def warm_numba_cache() -> None:
     the rule-based agents and a deal with the expert; what it misses is compiled where it is used.
     """
     from president_env import env as make_env
-    from president_env.core.rules import PRESETS, Rules
+    from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
     from president_env.testing import check_engine
     from train.eval.tournament import run_tournament
 
     for preset in PRESETS:
-        for players in (4, 6):
+        lo, hi = PRESET_PLAYERS[preset]
+        for players in sorted({max(lo, 4), min(hi, 6)}):
             rules = Rules.preset(preset, num_players=players)
             check_engine(rules, games=2, batch=2, singles=1)
             seats = {name: name for name in ("easy", "normal", "hard")}
