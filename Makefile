@@ -39,7 +39,7 @@ PYTEST := MPLBACKEND=Agg $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --dis
 RLLIB_PYTEST := RLLIB_REQUIRED=1 MPLBACKEND=Agg $(RLLIB_PY) -m pytest -q -p no:cacheprovider \
 	-m rllib tests/test_rllib.py
 
-.PHONY: help venv venv-rllib test test-fast test-long test-rllib warm lint typecheck docs demo bench clean distclean
+.PHONY: help venv venv-rllib test test-fast test-long test-rllib warm warm-engine warm-agents lint typecheck docs demo bench clean distclean
 
 help:
 	@echo "make demo      - install (first time) and run the demo"
@@ -80,6 +80,9 @@ test-long: venv
 # beside the RLlib venv's install, before the parallel tests; see tests/conftest.py).
 warm: venv
 	$(PY) tests/conftest.py --warm
+
+warm-engine warm-agents: warm-%: venv
+	$(PY) tests/conftest.py --warm $*
 
 test-rllib: venv-rllib
 	$(RLLIB_PYTEST)

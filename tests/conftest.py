@@ -27,8 +27,9 @@ loadgroup``), but under pytest 9.2 that grouping silently does nothing (pytest-d
 #1386): a result several tests read is made once under a file lock in the run's shared temporary
 folder instead (``tests/test_lookahead.py::recipe_run``). On a clean clone the cache is empty
 and both workers would compile the same kernels at once (minutes of both CPUs): ``.ci/run``
-first runs ``python tests/conftest.py --warm`` (:func:`warm_numba_cache`, one process, about 4
-minutes) beside the RLlib venv's install and the lint.
+first runs the two parts of :func:`warm_numba_cache` in two processes (``python
+tests/conftest.py --warm engine`` and ``--warm agents``) beside the RLlib venv's install and
+the lint.
 """
 
 from __future__ import annotations
@@ -94,38 +95,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
-def warm_numba_cache() -> None:
+def warm_numba_cache(part: str = "all") -> None:
     """Compile the numba kernels once, in this one process, into numba's on-disk cache.
 
     On a clean clone every kernel is compiled on first use; the pytest-xdist workers would each
     compile the same kernels at the same time (minutes of both CPUs). ``.ci/run`` runs this
-    first (``python tests/conftest.py --warm``), beside the RLlib venv's install, so that the
-    workers load the kernels from the cache. It plays a few random-legal games of every preset
-    (batched engine and one game at a time, every check of ``check_engine``), a few deals between
-    the rule-based agents and a deal with the expert; what it misses is compiled where it is used.
+    first, beside the RLlib venv's install, so that the workers load the kernels from the cache.
+    Its two parts compile mostly different kernels and may run at once, in two processes
+    (``python tests/conftest.py --warm engine`` and ``... --warm agents``):
+
+    * ``engine``: the one-game and fused calls (:func:`_warm_one_game_paths`) and a few moves of
+      every preset through the AEC env (the kernels of one game at a time, the longest compile);
+    * ``agents``: a few random-legal games of every preset at two table sizes (the batched
+      engine, every check of ``check_engine``), a few deals between the rule-based agents and a
+      deal with the expert.
+
+    What it misses is compiled where it is used.
     """
     from president_env import env as make_env
     from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
     from president_env.testing import check_engine
     from train.eval.tournament import run_tournament
 
-    for preset in PRESETS:
-        lo, hi = PRESET_PLAYERS[preset]
-        for players in sorted({max(lo, 4), min(hi, 6)}):
-            rules = Rules.preset(preset, num_players=players)
-            check_engine(rules, games=2, batch=2, singles=1)
-            seats = {name: name for name in ("easy", "normal", "hard")}
-            seats.update({f"hard{p}": "hard" for p in range(3, players)})
-            run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
-        game = make_env(preset=preset)
-        game.reset(seed=0)
-        for _ in game.agent_iter(max_iter=50):
-            obs, _, done, cut, _ = game.last()
-            game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
-    run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
-                   Rules.preset("standard", num_players=4), num_deals=1, progress=False,
-                   ratings=False)
-    _warm_one_game_paths(Rules.preset("standard"))
+    if part in ("all", "engine"):
+        _warm_one_game_paths(Rules.preset("standard"))
+        for preset in PRESETS:
+            game = make_env(preset=preset)
+            game.reset(seed=0)
+            for _ in game.agent_iter(max_iter=50):
+                obs, _, done, cut, _ = game.last()
+                game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    if part in ("all", "agents"):
+        for preset in PRESETS:
+            lo, hi = PRESET_PLAYERS[preset]
+            for players in sorted({max(lo, 4), min(hi, 6)}):
+                rules = Rules.preset(preset, num_players=players)
+                check_engine(rules, games=2, batch=2, singles=1)
+                seats = {name: name for name in ("easy", "normal", "hard")}
+                seats.update({f"hard{p}": "hard" for p in range(3, players)})
+                run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
+        run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
+                       Rules.preset("standard", num_players=4), num_deals=1, progress=False,
+                       ratings=False)
 
 
 def _warm_one_game_paths(rules: Rules) -> None:
@@ -153,6 +164,9 @@ def _warm_one_game_paths(rules: Rules) -> None:
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:] != ["--warm"]:
-        sys.exit("usage: python tests/conftest.py --warm  (compile the numba kernels once)")
-    warm_numba_cache()
+    args = sys.argv[1:]
+    if not args or args[0] != "--warm" or len(args) > 2 or args[1:] not in (
+            [], ["all"], ["engine"], ["agents"]):
+        sys.exit("usage: python tests/conftest.py --warm [all|engine|agents]  (compile the numba "
+                 "kernels once)")
+    warm_numba_cache(args[1] if len(args) > 1 else "all")

@@ -28,6 +28,7 @@ from president_env.testing.doctables import (
     data_problems,
     differences,
     options_table,
+    presets_summary_table,
     presets_table,
     render,
 )
@@ -192,6 +193,15 @@ def test_the_presets_table_has_every_preset_and_what_it_sets() -> None:
             assert f" {option} |" in header
 
 
+def test_the_readme_presets_table_names_what_differs_from_the_defaults() -> None:
+    rows = {line.split("|")[1].strip(): line.split("|")[4]
+            for line in presets_summary_table().splitlines()[2:]}
+    assert set(rows) == {f"`{name}`" for name in PRESETS}
+    assert rows["`standard`"].strip() == "`scoring=president_vp`"  # its other options: defaults
+    assert "no `top_rank_clears`" in rows["`uecda`"] and "`run_revolution=5`" in rows["`uecda`"]
+    assert "`jokers=2`" in rows["`daifugo`"] and "jokers" not in rows["`revolution`"]
+
+
 def test_a_stale_table_is_reported_with_a_diff(tmp_path: Path) -> None:
     _copy_docs(tmp_path)
     for rel in FILES:
@@ -208,7 +218,8 @@ def test_a_stale_table_is_reported_with_a_diff(tmp_path: Path) -> None:
     assert doctables.write(tmp_path) == ["README.md"]
     assert differences(tmp_path) == []
     (tmp_path / "README.md").write_text("no markers")
-    assert differences(tmp_path) == ["README.md: no '<!-- generated: presets ... -->' block"]
+    assert differences(tmp_path) == [
+        "README.md: no '<!-- generated: presets_summary ... -->' block"]
 
 
 NEW_OPTIONS = ("revolution_timing", "western_revolution", "bombs", "runs_mixed_suits",

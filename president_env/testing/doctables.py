@@ -89,6 +89,30 @@ def presets_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def _short(name: str, value: Any) -> str:
+    """An option as the README's presets table writes it: ``lock`` for a switch on,
+    ``no revolution`` for one off, ``jokers=2`` otherwise."""
+    if isinstance(value, bool):
+        return f"`{name}`" if value else f"no `{name}`"
+    return f"`{name}={'-' if value is None else value}`"
+
+
+def presets_summary_table() -> str:
+    """The README's table of the presets: source, player range, and each option a preset sets
+    to other than its default (the full table of every option a preset sets is in
+    docs/rules.md)."""
+    defaults = Rules()
+    rows = ["| preset | source | players | differs from the defaults |", "|---|---|---|---|"]
+    for preset, (lo, hi) in PRESET_PLAYERS.items():
+        rules = Rules.preset(preset)
+        changed = [_short(n, getattr(rules, n)) for n in PRESETS[preset]
+                   if n != "num_players" and getattr(rules, n) != getattr(defaults, n)]
+        players = f"{lo}-{hi}" if lo != hi else str(lo)
+        rows.append(f"| `{preset}` | {PRESET_SOURCES[preset]} | {players} | "
+                    f"{', '.join(changed) or '-'} |")
+    return "\n".join(rows) + "\n"
+
+
 # ---------------------------------------------------------------------- results: the data
 LADDER_PRESETS = ("standard", "cardverse", "daifugo", "daifugo_full")
 """The presets of the rule-based ladder (``docs/data/ladder.csv``), in the tables' order."""
@@ -288,6 +312,7 @@ def benchmark_ratios_table(data: Path) -> str:
 TABLES: dict[str, Callable[[Path], str]] = {
     "options": lambda data: options_table(),
     "presets": lambda data: presets_table(),
+    "presets_summary": lambda data: presets_summary_table(),
     "ladder": ladder_table,
     "ladder_full": ladder_full_table,
     "expert": expert_table,
@@ -304,7 +329,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
 
 FILES: dict[str, tuple[str, ...]] = {
     "docs/rules.md": ("options", "presets"),
-    "README.md": ("presets", "ladder", "expert", "shipped", "benchmarks_summary"),
+    "README.md": ("presets_summary", "ladder", "expert", "shipped", "benchmarks_summary"),
     "docs/results.md": ("ladder_full", "expert_full", "aec", "shipped_full", "probe",
                         "benchmarks", "benchmark_ratios"),
 }
