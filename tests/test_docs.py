@@ -144,6 +144,10 @@ def test_a_figure_edited_in_the_prose_or_the_data_is_caught(tmp_path: Path) -> N
      "shipped_policies.csv: no row for ('policy', 'expert')"),
     ("shipped_policies.csv", {"policy": "ppo", "opponents": "easy"}, {"mean_place": "2.003"},
      "the ppo row vs 3 x easy is not ppo_eval.json's"),
+    ("expert.csv", {"preset": "daifugo", "seat": "hard"}, {"expert_budget": "-"},
+     "expert.csv line 11: expert_budget '-' is not SAMPLESxSTEPS"),
+    ("aec_strength.csv", {"agent": "policy", "opponents": "hard"}, {"expert_budget": "64x12"},
+     "aec_strength.csv line 2: expert_budget '64x12' is not '-' (no Expert in this row)"),
     ("probe.csv", {"target": "ppo"}, {"mean_place_hi": "2.5"},
      "probe.csv line 5: mean_place 2.645 is not inside [2.621, 2.5]"),
 ])

@@ -197,19 +197,26 @@ def expert_table(data: Path) -> str:
         expert = next(r for r in rows if r["seat"] == "expert")
         best = min((r for r in rows if r["seat"] != "expert"), key=lambda r: float(r["mean_place"]))
         env = aec.get(preset)
-        through = "-" if env is None else f"{_ci(env)} ({int(env['deals']):,} deals)"
-        body.append([preset, f"{int(expert['deals']):,}", f"**{_ci(expert)}**", _ci(best),
-                     through])
-    return _table(["preset", "deals", "Expert", "best Hard seat", "Expert, AEC env loop"], body)
+        through = "-" if env is None else (
+            f"{_ci(env)} ({int(env['deals']):,} deals, {_budget(env)})")
+        body.append([preset, f"{int(expert['deals']):,}", f"**{_ci(expert)}** ({_budget(expert)})",
+                     _ci(best), through])
+    return _table(["preset", "deals", "Expert (its budget)", "best Hard seat",
+                   "Expert, AEC env loop"], body)
+
+
+def _budget(r: Row) -> str:
+    """The Expert's budget of a row: "64 x 12" (sampled deals x belief steps)."""
+    return r["expert_budget"].replace("x", " x ")
 
 
 def aec_table(data: Path) -> str:
     """Agents measured through the PettingZoo env (``train.eval.aec``)."""
     body = [[f"`{r['agent']}`", f"3 x {r['opponents'].capitalize()}", f"`{r['preset']}`",
-             f"{int(r['deals']):,}", r["seed"], _ci(r), f"{int(r['seconds']):,}"]
-            for r in read_csv(data, "aec_strength.csv")]
-    return _table(["agent", "vs", "preset", "deals", "seed", "mean place, 95% CI", "seconds"],
-                  body)
+             f"{int(r['deals']):,}", r["seed"], _ci(r), f"{int(r['seconds']):,}",
+             _budget(r)] for r in read_csv(data, "aec_strength.csv")]
+    return _table(["agent", "vs", "preset", "deals", "seed", "mean place, 95% CI", "seconds",
+                   "Expert's budget (deals x steps)"], body)
 
 
 def expert_full_table(data: Path) -> str:
@@ -225,7 +232,10 @@ def expert_full_table(data: Path) -> str:
 
 
 def _shipped_row(r: Row, seeds: bool) -> list[str]:
-    cells = [f"`{r['policy']}`", f"3 x {r['opponents'].capitalize()}", f"{int(r['deals']):,}"]
+    vs = f"3 x {r['opponents'].capitalize()}"
+    if r["expert_budget"] != "-":
+        vs += f" ({_budget(r)})"
+    cells = [f"`{r['policy']}`", vs, f"{int(r['deals']):,}"]
     if seeds:
         cells.append(r["seeds"])
     return cells + [_ci(r), _num(r["first_pct"], 1), _num(r["last_pct"], 1),
@@ -411,7 +421,25 @@ def data_problems(data: Path = ROOT / DATA) -> list[str]:
     out += _missing("probe.csv", {(r["target"], "") for r in probe},
                     {(p, "") for p in SHIPPED_OPPONENTS})
     out += _aec_problems(data)
+    out += _budget_problems("expert.csv", expert, lambda r: True)
+    out += _budget_problems("shipped_policies.csv", shipped, lambda r: r["opponents"] == "expert")
+    out += _budget_problems("aec_strength.csv", read_csv(data, "aec_strength.csv"),
+                            lambda r: "expert" in (r["agent"], r["opponents"]))
     return out + _ppo_eval_problems(data, shipped) + _benchmark_problems(data)
+
+
+def _budget_problems(name: str, rows: list[Row], has_expert: Callable[[Row], bool]) -> list[str]:
+    """Each row with an Expert names its budget (``64x12``: sampled deals x belief steps); the
+    others have ``-``."""
+    out = []
+    for i, r in enumerate(rows, start=2):
+        budget = r.get("expert_budget")
+        ok = (re.fullmatch(r"[1-9][0-9]*x[1-9][0-9]*", budget or "") is not None
+              if has_expert(r) else budget == "-")
+        if not ok:
+            out.append(f"{name} line {i}: expert_budget {budget!r} is not "
+                       + ("SAMPLESxSTEPS" if has_expert(r) else "'-' (no Expert in this row)"))
+    return out
 
 
 def _aec_problems(data: Path) -> list[str]:
