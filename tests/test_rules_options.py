@@ -142,6 +142,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "SPADE_THREE_BEATS_JOKER": 30,
         "RUN_JOKER_ENDS": 31,
         "LEAD_MAY_PASS": 32,
+        "FIRST_LEAD_EVERY_DEAL": 33,
     }
 
 
@@ -181,6 +182,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.spade_three_beats_joker),
         int(r.run_joker_ends),
         int(r.lead_may_pass),
+        int(r.first_lead_every_deal),
     ]
 
 

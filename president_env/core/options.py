@@ -75,6 +75,8 @@ class RuleParam(IntEnum):
     """1 when the joker may stand below the 3 or above the 2 of a run (its bottom -1, top 13)."""
     LEAD_MAY_PASS = 32
     """1 when the leader may pass on an empty pile (UECda)."""
+    FIRST_LEAD_EVERY_DEAL = 33
+    """1 when ``first_lead`` picks the leader of every deal, after the exchange (UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

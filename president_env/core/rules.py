@@ -286,6 +286,10 @@ class Rules:
         "the leader may pass on an empty pile; when all have passed, the same leader leads "
         "again (UECda; needs stalemate_passes, which ends a deal that nobody plays in)", BOOL,
         samples=(False, True), param=RuleParam.LEAD_MAY_PASS, requires="stalemate_on"))
+    first_lead_every_deal: bool = field(default=False, metadata=option(
+        "first_lead picks the leader of every deal, after the exchange, not only of the first "
+        "(the Bum leads the others otherwise; UECda: the 3 of diamonds' holder)", BOOL,
+        samples=(False, False, True), param=RuleParam.FIRST_LEAD_EVERY_DEAL))
     observation: Observation = field(
         default="standard",
         metadata=option(

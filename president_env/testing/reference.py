@@ -146,12 +146,17 @@ class ReferenceGame(Exchange, History, Uecda):
         self._start_deal(dealt, dealer=first_dealer)
 
         self.phase: Phase = "play"
-        if rules.first_lead == "seat0":
-            self.current = 0
-        else:  # the lowest seat holding a 3 of clubs (diamonds), seat 0 if nobody holds one
-            three = THREE_OF_CLUBS if rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
-            holders = [seat for seat in range(players) if self._hands[seat][three] > 0]
-            self.current = holders[0] if holders else 0
+        self.current = self._first_leader()
+
+    def _first_leader(self) -> int:
+        """Seat 0 (``"seat0"``), or the lowest seat holding the 3 of clubs (diamonds), seat 0 if
+        nobody holds one: the first deal's leader (every deal's with ``first_lead_every_deal``,
+        after the exchange)."""
+        if self.rules.first_lead == "seat0":
+            return 0
+        three = THREE_OF_CLUBS if self.rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
+        holders = [seat for seat in range(self.num_players) if self._hands[seat][three] > 0]
+        return holders[0] if holders else 0
 
     # ------------------------------------------------------------------ public views
     @property
@@ -212,7 +217,7 @@ class ReferenceGame(Exchange, History, Uecda):
         bum = self.title.index(self.num_players - 1)
         self._start_deal(deal_hands(self.rules, self.seed, self.deal, bum), dealer=bum)
         self.phase = "play"
-        self.current = bum  # the Bum leads (after the exchange, if any)
+        self.current = self._deal_leader()  # (after the exchange, if any)
         if self.rules.exchange_on:
             self._start_exchange()
 

@@ -16,6 +16,8 @@ the engine:
 * ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile (a pass
   that notes nothing in ``seat_passed``); when every player still in has passed, the seat
   after the last to pass holding cards, who led, leads again.
+* ``first_lead_every_deal``: the first deal's lead rule (``first_lead``) picks the leader of
+  every deal, in the hands after the exchange, instead of the Bum.
 * ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
   play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
   and clears the lock; the trick's end releases it.
@@ -57,6 +59,18 @@ class Uecda:
     """``six_reverses``: the 6s played this deal reversed the direction of play."""
     pass_run: int = 0
     """Passes in a row this deal (``stalemate_passes``)."""
+    title: list[int]
+    num_players: int
+
+    def _first_leader(self) -> int:  # (the game's)
+        raise NotImplementedError
+
+    def _deal_leader(self) -> int:
+        """The leader of a deal after the first, once its exchange is over: the Bum, or with
+        ``first_lead_every_deal`` the seat ``first_lead`` picks in the hands as they are."""
+        if self.rules.first_lead_every_deal:
+            return self._first_leader()
+        return self.title.index(self.num_players - 1)
 
     @property
     def reversed_order(self) -> bool:

@@ -171,9 +171,10 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """Who leads the first deal: seat 0, or the lowest seat holding the 3 of clubs (card 0) or
-    of diamonds (card 1; seat 0 if nobody holds it)."""
+def first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """Who leads the first deal (every deal with ``first_lead_every_deal``, after its
+    exchange): seat 0, or the lowest seat holding the 3 of clubs (card 0) or of diamonds
+    (card 1; seat 0 if nobody holds it)."""
     lead = rp[RuleParam.FIRST_LEAD]
     if lead == 1:
         return 0
@@ -218,10 +219,12 @@ def start_deal(rp, st: Arrays, b, deal_cards):  # type: ignore[no-untyped-def]
                   rp[RuleParam.JOKERS], st.hands[b])
     _reset_deal(st, b)
     if st.deal[b] == 0:
-        st.current[b] = _first_lead(rp, st, b)
+        st.current[b] = first_lead(rp, st, b)
         return
     bum = seat_with_title(st.title, b, n_players - 1, n_players)
-    st.current[b] = bum  # the Bum leads the deals after the first
+    st.current[b] = bum  # the Bum leads the deals after the first (first_lead_every_deal: see
+    if rp[RuleParam.FIRST_LEAD_EVERY_DEAL] != 0:  # first_lead, after the exchange if any)
+        st.current[b] = first_lead(rp, st, b)
     if rp[RuleParam.EXCHANGE] != 0:
         _exchange_gifts(rp, st, b, bum)
 
