@@ -77,6 +77,9 @@ class RuleParam(IntEnum):
     """1 when the leader may pass on an empty pile (UECda)."""
     FIRST_LEAD_EVERY_DEAL = 33
     """1 when ``first_lead`` picks the leader of every deal, after the exchange (UECda)."""
+    DEAL_FROM = 34
+    """Index into :data:`~president_env.core.rules.DEAL_FROMS`: 0 the dealer's left, 1 the
+    President (a seat drawn from the seed in a deal without titles; UECda)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -50,11 +50,13 @@ Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
 RevolutionTiming = Literal["immediate", "next_trick"]
 Observation = Literal["standard", "history", "record"]
+DealFrom = Literal["dealer_left", "president"]
 
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
 REVOLUTION_TIMINGS: tuple[str, ...] = get_args(RevolutionTiming)
 OBSERVATIONS: tuple[str, ...] = get_args(Observation)
+DEAL_FROMS: tuple[str, ...] = get_args(DealFrom)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": dict(scoring="president_vp"),
@@ -290,6 +292,12 @@ class Rules:
         "first_lead picks the leader of every deal, after the exchange, not only of the first "
         "(the Bum leads the others otherwise; UECda: the 3 of diamonds' holder)", BOOL,
         samples=(False, False, True), param=RuleParam.FIRST_LEAD_EVERY_DEAL))
+    deal_from: DealFrom = field(default="dealer_left", metadata=option(
+        'who gets the first card of a deal: "dealer_left" (the seat after the dealer: seat 0 '
+        'in the first deal, then the Bum\'s left); "president" (the President, and in the '
+        "first deal a seat drawn from the game's seed; UECda: 11/11/11/10/10 cards from the "
+        "daifugo)", DEAL_FROMS, samples=("dealer_left", "dealer_left", "president"),
+        param=RuleParam.DEAL_FROM))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -141,7 +141,7 @@ class ReferenceGame(Exchange, History, Uecda):
         self.deal_over_rewards: list[float] = [0.0] * players
         """Per seat, ``1 - 2 * place / (P - 1)`` after a step that ended a deal, else 0."""
 
-        first_dealer = players - 1
+        first_dealer = self._dealer()
         dealt = deal_hands(rules, self.seed, 0, first_dealer) if hands is None else hands
         self._start_deal(dealt, dealer=first_dealer)
 
@@ -214,8 +214,8 @@ class ReferenceGame(Exchange, History, Uecda):
 
     def _next_deal(self) -> None:
         """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
-        bum = self.title.index(self.num_players - 1)
-        self._start_deal(deal_hands(self.rules, self.seed, self.deal, bum), dealer=bum)
+        dealer = self._dealer()
+        self._start_deal(deal_hands(self.rules, self.seed, self.deal, dealer), dealer=dealer)
         self.phase = "play"
         self.current = self._deal_leader()  # (after the exchange, if any)
         if self.rules.exchange_on:

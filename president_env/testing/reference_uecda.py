@@ -18,6 +18,9 @@ the engine:
   after the last to pass holding cards, who led, leads again.
 * ``first_lead_every_deal``: the first deal's lead rule (``first_lead``) picks the leader of
   every deal, in the hands after the exchange, instead of the Bum.
+* ``deal_from="president"``: the President gets the first card of a deal (the dealer is the
+  seat before); in the first deal, the seat of :func:`~president_env.core.engine.initial_seat`
+  (the engine's seeded stream, as the deal's hands are).
 * ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
   play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
   and clears the lock; the trick's end releases it.
@@ -29,7 +32,7 @@ from __future__ import annotations
 from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import NUM_CARDS, NUM_SUITS, Rank
 from president_env.core.constants import JOKER_ROW
-from president_env.core.engine import stalemate_seats
+from president_env.core.engine import initial_seat, stalemate_seats
 from president_env.core.rules import Rules
 
 _SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
@@ -64,6 +67,19 @@ class Uecda:
 
     def _first_leader(self) -> int:  # (the game's)
         raise NotImplementedError
+
+    def _dealer(self) -> int:
+        """The dealer of the deal about to start (the first card goes to the seat after it):
+        the previous Bum (seat P-1 without titles), or with ``deal_from="president"`` the seat
+        before the President (before the seeded initial seat without titles)."""
+        players = self.num_players
+        if self.rules.deal_from == "dealer_left":
+            return self.title.index(players - 1) if players - 1 in self.title else players - 1
+        if 0 in self.title:
+            first = self.title.index(0)
+        else:
+            first = initial_seat(self.seed, self.deal, players)
+        return (first - 1) % players
 
     def _deal_leader(self) -> int:
         """The leader of a deal after the first, once its exchange is over: the Bum, or with

@@ -81,6 +81,15 @@ def stalemate_order(seed, deal_no, n_players, out):  # type: ignore[no-untyped-d
 
 
 @kernel
+def initial_seat(seed, deal_no, n_players):  # type: ignore[no-untyped-def]
+    """``deal_from="president"``: the seat that gets the first card of deal ``deal_no`` when it
+    has no titles (the server's random initial person), drawn by a generator keyed by (seed,
+    deal_no) apart from the deal's and the stalemate's. (Seeded runs repeat it exactly.)"""
+    _x, r = splitmix(_keyed(np.uint64(seed) ^ np.uint64(0x2545F4914F6CDD1D), deal_no))
+    return np.int64(r % np.uint64(n_players))
+
+
+@kernel
 def rank_the_rest(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
     """The deal stalls (``stalemate_passes``): the players still in take the places left in
     the order of :func:`stalemate_order`; then the deal ends."""
@@ -136,6 +145,22 @@ def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
 
 
 # ---------------------------------------------------------------- start of a deal
+@kernel(inline="always")
+def _dealer(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """The dealer of the deal about to start (the first card goes to the seat after it): seat
+    P - 1 in the first deal, then the previous Bum; with ``deal_from="president"`` the seat
+    before the President (before :func:`initial_seat` in the first deal)."""
+    n_players = rp[RuleParam.PLAYERS]
+    fresh = st.deal[b] == 0
+    if rp[RuleParam.DEAL_FROM] == 0:
+        return n_players - 1 if fresh else seat_with_title(st.title, b, n_players - 1, n_players)
+    if fresh:
+        first = initial_seat(st.seed[b], st.deal[b], n_players)
+    else:
+        first = seat_with_title(st.title, b, 0, n_players)
+    return (first + n_players - 1) % n_players
+
+
 @kernel(inline="always")
 def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     """An empty pile, nobody passed or finished, no revolution (none pending, no row of
@@ -252,18 +277,19 @@ def end_deal(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
         st.current[b] = -1
         return
     st.deal[b] += 1
-    st.dealer[b] = seat_with_title(st.title, b, n_players - 1, n_players)  # the Bum deals
+    st.dealer[b] = _dealer(rp, st, b)  # the Bum (deal_from: the seat before the President)
     start_deal(rp, st, b, True)
 
 
 # ---------------------------------------------------------------- new games
 @kernel(inline="always")
 def _new_game(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """No titles or scores yet, deal 0, dealt by seat P - 1."""
+    """No titles or scores yet, deal 0, dealt by seat P - 1 (``deal_from="president"``: by
+    the seat before :func:`initial_seat`)."""
     st.title[b, :] = -1
     st.scores[b, :] = 0
     st.deal[b] = 0
-    st.dealer[b] = rp[RuleParam.PLAYERS] - 1
+    st.dealer[b] = _dealer(rp, st, b)
 
 
 @kernel
