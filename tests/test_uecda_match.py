@@ -6,6 +6,12 @@ plain reference alike.
   person", the previous game's daifugo (our President), so he and the next two seats get 11
   of the 53 cards and the last two 10; in a game without classes (the first) the initial person
   is drawn at random (from the game's seed).
+* ``title_reset_every=n``: games n, 2n, ... (from 0; the server's ``(game - 1) %
+  FLASH_MIBUN_NUMBER == 0`` from 1) are class-reset games: the classes count for nothing,
+  nobody exchanges, the initial person is drawn at random and the D3's holder leads; the
+  points go on adding up, and the next game has the classes of the reset game. (The engine's
+  ``title`` keeps the last deal's places in view: the rewards of the step that ended it read
+  them.)
 """
 
 from __future__ import annotations
@@ -84,6 +90,50 @@ def test_a_later_deal_goes_from_the_president(new_game: NewGame, deal_from: str)
     assert _in_turn(hands, first) == shuffle.tolist()
     assert v["dealer"] == (first - 1) % 5
     assert president != (bum + 1) % 5  # (so the two rules deal differently here)
+
+
+def _view_at(g: Any, deal: int, phase: str) -> dict[str, Any]:
+    """Play the lowest legal action (by name) until deal ``deal`` is in ``phase``; its view."""
+    while True:
+        v = g.view()
+        if v["deal"] == deal and v["phase"] == phase:
+            return v
+        g.step(sorted(g.legal())[0])
+
+
+@pytest.mark.parametrize("deal_from", ["president", "dealer_left"])
+def test_every_second_deal_starts_as_the_first(new_game: NewGame, deal_from: str) -> None:
+    rules = FIVE.replace(deals=4, first_lead="three_of_diamonds", deal_from=deal_from,
+                         title_reset_every=2)
+    g = new_game(rules, ["Ac 8h", "5h 5s", "3h 7d", "3d 3c", "9s 2d"], 5)
+    one = _view_at(g, 1, "exchange")  # deal 1: titles from deal 0, and the exchange
+    assert sorted(one["title"]) == [0, 1, 2, 3, 4]
+    assert sum(map(sum, one["gave"])) == 3  # (the Bum's two best, the Vice-Bum's best)
+    two = _view_at(g, 2, "play")  # deal 2: a class reset
+    assert sorted(two["title"]) == [0, 1, 2, 3, 4]  # (deal 1's places, still in view)
+    assert sum(map(sum, two["gave"])) == sum(map(sum, two["received"])) == 0  # no exchange
+    diamond = next(q for q in range(5) if two["hands"][q][1] > 0)  # (card 1: the 3 of diamonds)
+    assert two["current"] == diamond
+    first = initial_seat(5, 2, 5) if deal_from == "president" else 0  # (dealer P-1 as deal 0)
+    assert two["dealer"] == (first - 1) % 5
+    hands = np.array(two["hands"])
+    assert [int(hands[(first + i) % 5].sum()) for i in range(5)] == [11, 11, 11, 10, 10]
+    assert sum(two["scores"]) == 2 * 15  # (5 + 4 + 3 + 2 + 1 a deal, still adding up)
+    three = _view_at(g, 3, "exchange")  # deal 3: the titles of the reset deal, the exchange
+    assert sorted(three["title"]) == [0, 1, 2, 3, 4]
+    assert sum(map(sum, three["gave"])) == 3
+
+
+def test_a_reset_every_deal_means_no_exchange(new_game: NewGame) -> None:
+    """``title_reset_every=1``: every deal starts as the first (the 3 of clubs' holder leads
+    deal after deal, not the Bum)."""
+    rules = FIVE.replace(deals=3, title_reset_every=1)
+    g = new_game(rules, ["Ac 8h", "5h 5s", "3h 7d", "3d 3c", "9s 2d"], 5)
+    for deal in (1, 2):
+        v = _view_at(g, deal, "play")
+        assert sorted(v["title"]) == [0, 1, 2, 3, 4] and sum(map(sum, v["received"])) == 0
+        assert v["current"] == next(q for q in range(5) if v["hands"][q][0] > 0)  # (the 3c)
+        assert v["dealer"] == 4
 
 
 def test_deal_from_takes_only_its_choices() -> None:

@@ -80,6 +80,8 @@ class RuleParam(IntEnum):
     DEAL_FROM = 34
     """Index into :data:`~president_env.core.rules.DEAL_FROMS`: 0 the dealer's left, 1 the
     President (a seat drawn from the seed in a deal without titles; UECda)."""
+    TITLE_RESET_EVERY = 35
+    """Deals from one clearing of the titles to the next (deals n, 2n, ...); 0 for none."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -298,6 +298,11 @@ class Rules:
         "first deal a seat drawn from the game's seed; UECda: 11/11/11/10/10 cards from the "
         "daifugo)", DEAL_FROMS, samples=("dealer_left", "dealer_left", "president"),
         param=RuleParam.DEAL_FROM))
+    title_reset_every: int | None = field(default=None, metadata=option(
+        "every n deals (deals n, 2n, ...) the titles are cleared: that deal has no exchange and "
+        "is dealt and led as the first deal is (UECda's class reset, FLASH_MIBUN_NUMBER: 100); "
+        "None: never", (None,), low=1, high=MAX_DEALS, samples=(None, None, 1, 2, 3),
+        param=RuleParam.TITLE_RESET_EVERY))
     observation: Observation = field(
         default="standard",
         metadata=option(

@@ -213,10 +213,14 @@ class ReferenceGame(Exchange, History, Uecda):
         self.pile_suits, self.locked = 0, False  # (lock: see reference_uecda)
 
     def _next_deal(self) -> None:
-        """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
+        """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads.
+        (With ``title_reset_every``, a deal whose titles are cleared starts as the first.)"""
         dealer = self._dealer()
         self._start_deal(deal_hands(self.rules, self.seed, self.deal, dealer), dealer=dealer)
         self.phase = "play"
+        if self._titles_cleared():  # (the titles stay in view; they decide nothing)
+            self.current = self._first_leader()
+            return
         self.current = self._deal_leader()  # (after the exchange, if any)
         if self.rules.exchange_on:
             self._start_exchange()

@@ -21,6 +21,9 @@ the engine:
 * ``deal_from="president"``: the President gets the first card of a deal (the dealer is the
   seat before); in the first deal, the seat of :func:`~president_env.core.engine.initial_seat`
   (the engine's seeded stream, as the deal's hands are).
+* ``title_reset_every=n``: deals n, 2n, ... start as the first deal does, whatever the titles
+  (the last deal's places, still in ``title``): its dealer, its leader (``first_lead``), no
+  exchange.
 * ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
   play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
   and clears the lock; the trick's end releases it.
@@ -68,17 +71,20 @@ class Uecda:
     def _first_leader(self) -> int:  # (the game's)
         raise NotImplementedError
 
+    def _titles_cleared(self) -> bool:
+        """Whether the deal starts without titles: the first, and every n-th with
+        ``title_reset_every=n``."""
+        every = self.rules.title_reset_every
+        return self.deal == 0 or (every is not None and self.deal % every == 0)
+
     def _dealer(self) -> int:
         """The dealer of the deal about to start (the first card goes to the seat after it):
         the previous Bum (seat P-1 without titles), or with ``deal_from="president"`` the seat
         before the President (before the seeded initial seat without titles)."""
-        players = self.num_players
+        players, fresh = self.num_players, self._titles_cleared()
         if self.rules.deal_from == "dealer_left":
-            return self.title.index(players - 1) if players - 1 in self.title else players - 1
-        if 0 in self.title:
-            first = self.title.index(0)
-        else:
-            first = initial_seat(self.seed, self.deal, players)
+            return players - 1 if fresh else self.title.index(players - 1)
+        first = initial_seat(self.seed, self.deal, players) if fresh else self.title.index(0)
         return (first - 1) % players
 
     def _deal_leader(self) -> int:

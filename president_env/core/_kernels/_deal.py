@@ -146,12 +146,22 @@ def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
 
 # ---------------------------------------------------------------- start of a deal
 @kernel(inline="always")
+def titles_cleared(rp, deal_no):  # type: ignore[no-untyped-def]
+    """Whether deal ``deal_no`` starts without titles: the first deal, and with
+    ``title_reset_every=n`` deals n, 2n, ..., which are dealt and led as the first, with no
+    exchange (``st.title`` keeps the last deal's places: the rewards of the step that ended
+    it read them, and they stay in view)."""
+    every = rp[RuleParam.TITLE_RESET_EVERY]
+    return deal_no == 0 or (every > 0 and deal_no % every == 0)
+
+
+@kernel(inline="always")
 def _dealer(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
     """The dealer of the deal about to start (the first card goes to the seat after it): seat
-    P - 1 in the first deal, then the previous Bum; with ``deal_from="president"`` the seat
-    before the President (before :func:`initial_seat` in the first deal)."""
+    P - 1 in a deal without titles, else the previous Bum; with ``deal_from="president"`` the
+    seat before the President (before :func:`initial_seat` without titles)."""
     n_players = rp[RuleParam.PLAYERS]
-    fresh = st.deal[b] == 0
+    fresh = titles_cleared(rp, st.deal[b])
     if rp[RuleParam.DEAL_FROM] == 0:
         return n_players - 1 if fresh else seat_with_title(st.title, b, n_players - 1, n_players)
     if fresh:
@@ -243,7 +253,7 @@ def start_deal(rp, st: Arrays, b, deal_cards):  # type: ignore[no-untyped-def]
         deal_into(st.seed[b], st.deal[b], st.dealer[b], n_players, rp[RuleParam.DECKS],
                   rp[RuleParam.JOKERS], st.hands[b])
     _reset_deal(st, b)
-    if st.deal[b] == 0:
+    if titles_cleared(rp, st.deal[b]):  # the first deal (and title_reset_every's): no exchange
         st.current[b] = first_lead(rp, st, b)
         return
     bum = seat_with_title(st.title, b, n_players - 1, n_players)
