@@ -136,6 +136,21 @@ def test_a_reset_every_deal_means_no_exchange(new_game: NewGame) -> None:
         assert v["dealer"] == 4
 
 
+def test_a_match_of_the_preset_deals_and_leads_as_the_server(new_game: NewGame) -> None:
+    """``Rules.preset("uecda", deals=2)``: the second game is dealt 11/11/11/10/10 from the
+    daifugo, the exchange keeps those counts, and the D3's holder leads after it."""
+    rules = Rules.preset("uecda", deals=2)
+    assert (rules.first_lead_every_deal, rules.deal_from, rules.title_reset_every) == (
+        True, "president", 100)
+    g = new_game(rules, ["Ac 8h", "5h 5s", "3h 7d", "3d 3c", "9s 2d"], 5)
+    v = _view_at(g, 1, "play")
+    president = v["title"].index(0)
+    hands = np.array(v["hands"])
+    assert [int(hands[(president + i) % 5].sum()) for i in range(5)] == [11, 11, 11, 10, 10]
+    assert sum(map(sum, v["received"])) == 6  # (2 + 1 given, 2 + 1 returned)
+    assert v["current"] == next(q for q in range(5) if hands[q][1] > 0)  # (the 3 of diamonds)
+
+
 def test_deal_from_takes_only_its_choices() -> None:
     with pytest.raises(ValueError, match="deal_from must be 'dealer_left' or 'president'"):
         Rules(deal_from="daifugo")  # type: ignore[arg-type]

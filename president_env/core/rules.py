@@ -71,7 +71,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         revolution=True, runs=True, first_lead="three_of_diamonds", exact_plays=True,
         run_joker_ends=True, runs_disjoint=True, run_revolution=5, spade_three_beats_joker=True,
         lock=True, play_on_own=True, stalemate_passes=20, lead_may_pass=True,
-    ),
+        first_lead_every_deal=True, deal_from="president", title_reset_every=100,
+    ),  # (a match is Rules.preset("uecda", deals=100); the seats never change: no reseat_every)
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8),
