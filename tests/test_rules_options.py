@@ -62,6 +62,11 @@ from president_env.testing.configs import ENABLING, random_rules
         (dict(target_score=0), "target_score"),
         (dict(target_score=-3), "target_score"),
         (dict(preset_name="nope"), "unknown preset"),
+        (dict(deal_from="bum"), r"deal_from must be 'dealer_left' or 'president', got 'bum'"),
+        (dict(deal_from=1), "deal_from"),
+        (dict(title_reset_every=0), r"title_reset_every must be None or an integer from 1 to"),
+        (dict(title_reset_every=True), "title_reset_every"),
+        (dict(title_reset_every=2.0), "title_reset_every"),
     ],
 )
 def test_invalid_rules_raise_naming_the_problem(kwargs: dict[str, Any], words: str) -> None:
@@ -142,6 +147,9 @@ def test_rule_param_slots_are_fixed() -> None:
         "SPADE_THREE_BEATS_JOKER": 30,
         "RUN_JOKER_ENDS": 31,
         "LEAD_MAY_PASS": 32,
+        "FIRST_LEAD_EVERY_DEAL": 33,
+        "DEAL_FROM": 34,
+        "TITLE_RESET_EVERY": 35,
     }
 
 
@@ -181,6 +189,9 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.spade_three_beats_joker),
         int(r.run_joker_ends),
         int(r.lead_may_pass),
+        int(r.first_lead_every_deal),
+        ["dealer_left", "president"].index(r.deal_from),
+        r.title_reset_every or 0,
     ]
 
 

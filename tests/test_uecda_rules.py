@@ -20,12 +20,16 @@ on the plain reference alike.
   the game's seed (the same in both implementations, and again for the same seed).
 * ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile; when
   all have passed the same leader leads again; those passes count toward a stalemate.
+* ``first_lead_every_deal``: the first lead's rule (the holder of the 3 of diamonds) picks the
+  leader of every deal, in the hands after the exchange, not the Bum.
 
 The later ones are tables of steps on both implementations (``tests/test_variants.py``'s
 ``play``: an action by name, then the fields expected after it).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -425,6 +429,29 @@ def test_lead_may_pass_needs_stalemate_passes() -> None:
     with pytest.raises(ValueError, match="lead_may_pass.*stalemate_passes"):
         Rules(lead_may_pass=True)
     assert Rules(lead_may_pass=True, stalemate_passes=20).record_length == 52 * 21 + 21
+
+
+def _to_second_deal(g: object) -> dict[str, Any]:
+    """Play the lowest legal action (by name) until the second deal's play starts; its view."""
+    while True:
+        v = g.view()  # type: ignore[attr-defined]
+        if v["deal"] == 1 and v["phase"] == "play":
+            return v
+        g.step(sorted(g.legal())[0])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+@pytest.mark.parametrize("every", [True, False])
+def test_the_three_of_diamonds_leads_every_deal_after_the_exchange(
+        new_game: NewGame, exchange: bool, every: bool) -> None:
+    rules = Rules(num_players=4, deals=2, exchange=exchange, first_lead="three_of_diamonds",
+                  first_lead_every_deal=every)
+    g = new_game(rules, ["3d 5c 9c", "3c 6d 10d", "7h Jh Kh", "4s 8s Qs"], 11)
+    v = _to_second_deal(g)
+    holder = next(q for q in range(4) if v["hands"][q][1] > 0)  # (card 1: the 3 of diamonds)
+    assert v["current"] == (holder if every else v["title"].index(3))  # (else the Bum)
+    if exchange:  # the exchange happened, and the leader is found in the hands after it
+        assert sum(map(sum, v["received"])) == 6
 
 
 def test_the_options_need_runs_and_revolution() -> None:

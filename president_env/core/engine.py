@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _one, _pool
+from president_env.core._kernels._deal import initial_seat as _initial_seat
 from president_env.core._kernels._deal import stalemate_order
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
@@ -50,7 +51,7 @@ from president_env.core.rules import Rules, rule_params
 from president_env.core.state import State, replace
 
 __all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands",
-           "replace", "stalemate_seats"]
+           "initial_seat", "replace", "stalemate_seats"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -63,6 +64,12 @@ def stalemate_seats(seed: int, deal_no: int, num_players: int) -> list[int]:
     out = np.zeros(num_players, np.int64)
     stalemate_order(np.uint64(seed), deal_no, num_players, out)
     return [int(q) for q in out]
+
+
+def initial_seat(seed: int, deal_no: int, num_players: int) -> int:
+    """``deal_from="president"``: the seat that gets the first card of deal ``deal_no`` of a
+    game seeded ``seed`` when the deal has no titles (as :func:`deal_hands` is for the deal)."""
+    return int(_initial_seat(np.uint64(seed), deal_no, num_players))
 
 
 class Engine:

@@ -75,6 +75,13 @@ class RuleParam(IntEnum):
     """1 when the joker may stand below the 3 or above the 2 of a run (its bottom -1, top 13)."""
     LEAD_MAY_PASS = 32
     """1 when the leader may pass on an empty pile (UECda)."""
+    FIRST_LEAD_EVERY_DEAL = 33
+    """1 when ``first_lead`` picks the leader of every deal, after the exchange (UECda)."""
+    DEAL_FROM = 34
+    """Index into :data:`~president_env.core.rules.DEAL_FROMS`: 0 the dealer's left, 1 the
+    President (a seat drawn from the seed in a deal without titles; UECda)."""
+    TITLE_RESET_EVERY = 35
+    """Deals from one clearing of the titles to the next (deals n, 2n, ...); 0 for none."""
 
 
 # ---------------------------------------------------------------------------- option metadata

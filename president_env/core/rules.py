@@ -50,11 +50,13 @@ Scoring = Literal["places", "president_vp", "tally"]
 FirstLead = Literal["three_of_clubs", "seat0", "three_of_diamonds"]
 RevolutionTiming = Literal["immediate", "next_trick"]
 Observation = Literal["standard", "history", "record"]
+DealFrom = Literal["dealer_left", "president"]
 
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 FIRST_LEADS: tuple[str, ...] = get_args(FirstLead)
 REVOLUTION_TIMINGS: tuple[str, ...] = get_args(RevolutionTiming)
 OBSERVATIONS: tuple[str, ...] = get_args(Observation)
+DEAL_FROMS: tuple[str, ...] = get_args(DealFrom)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": dict(scoring="president_vp"),
@@ -69,7 +71,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         revolution=True, runs=True, first_lead="three_of_diamonds", exact_plays=True,
         run_joker_ends=True, runs_disjoint=True, run_revolution=5, spade_three_beats_joker=True,
         lock=True, play_on_own=True, stalemate_passes=20, lead_may_pass=True,
-    ),
+        first_lead_every_deal=True, deal_from="president", title_reset_every=100,
+    ),  # (a match is Rules.preset("uecda", deals=100); the seats never change: no reseat_every)
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8),
@@ -286,6 +289,21 @@ class Rules:
         "the leader may pass on an empty pile; when all have passed, the same leader leads "
         "again (UECda; needs stalemate_passes, which ends a deal that nobody plays in)", BOOL,
         samples=(False, True), param=RuleParam.LEAD_MAY_PASS, requires="stalemate_on"))
+    first_lead_every_deal: bool = field(default=False, metadata=option(
+        "first_lead picks the leader of every deal, after the exchange, not only of the first "
+        "(the Bum leads the others otherwise; UECda: the 3 of diamonds' holder)", BOOL,
+        samples=(False, False, True), param=RuleParam.FIRST_LEAD_EVERY_DEAL))
+    deal_from: DealFrom = field(default="dealer_left", metadata=option(
+        'who gets the first card of a deal: "dealer_left" (the seat after the dealer: seat 0 '
+        'in the first deal, then the Bum\'s left); "president" (the President, and in the '
+        "first deal a seat drawn from the game's seed; UECda: 11/11/11/10/10 cards from the "
+        "daifugo)", DEAL_FROMS, samples=("dealer_left", "dealer_left", "president"),
+        param=RuleParam.DEAL_FROM))
+    title_reset_every: int | None = field(default=None, metadata=option(
+        "every n deals (deals n, 2n, ...) the titles are cleared: that deal has no exchange and "
+        "is dealt and led as the first deal is (UECda's class reset, FLASH_MIBUN_NUMBER: 100); "
+        "None: never", (None,), low=1, high=MAX_DEALS, samples=(None, None, 1, 2, 3),
+        param=RuleParam.TITLE_RESET_EVERY))
     observation: Observation = field(
         default="standard",
         metadata=option(

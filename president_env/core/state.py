@@ -18,7 +18,8 @@ field            dtype, shape    meaning
 ``revolution``   bool [B]        the rank order is reversed
 ``place``        int8 [B,P]      finishing place in this deal (0 = first), -1 while playing
 ``n_finished``   int8 [B]        players who have finished this deal
-``title``        int8 [B,P]      place in the previous deal, -1 during the first deal
+``title``        int8 [B,P]      place in the previous deal, -1 during the first deal (kept,
+                                 unused, in a ``title_reset_every`` deal)
 ``scores``       int32 [B,P]     cumulative scores under ``rules.scoring``
 ``deal``         int16 [B]       index of the current deal (0-based)
 ``played``       int8 [B,14]     public memory: cards played this deal per rank, then jokers
@@ -27,7 +28,8 @@ field            dtype, shape    meaning
 ``to_return``    int8 [B,P]      cards a player still has to return in the exchange
 ``deal_over``    bool [B]        the last step ended a deal (the next one is already dealt)
 ``seed``         uint64 [B]      seed of the game's deals (deal ``d`` uses (seed, d))
-``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum)
+``dealer``       int8 [B]        dealer of the current deal (seat P-1, then the last Bum;
+                                 ``deal_from="president"``: the seat before the first card's)
 ``pending``      bool [B]        ``next_trick``: a revolution is pending (the order, and with
                                  ``western_revolution`` the direction, turns as the trick ends)
 ``row_rank``     int8 [B]        ``western_revolution``: rank of the row of single natural cards

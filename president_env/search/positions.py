@@ -26,7 +26,8 @@ within a deal does not depend on where the table starts, so the position plays o
 the real game (``Engine.observe(position, 0)`` is the observation it was built from, and the
 legal actions are the same: :mod:`tests.test_positions` checks both over thousands of positions
 of every preset). What an observation does not hold is set so: the dealer is the previous
-deal's Bum (seat P-1 in the first deal), other seats' cards given and received in the exchange
+deal's Bum (seat P-1 in the first deal; with ``deal_from="president"`` the seat before the
+previous deal's President), other seats' cards given and received in the exchange
 are unknown (zero), and the seed of later deals is ``seeds`` (default 0).
 
 **Exchange positions.** While cards are exchanged, only the observer's part is known (the cards
@@ -100,7 +101,9 @@ def _fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[str, np
     f["deal"] = np.rint(k["deal"][:, 0] * rules.deals)
     f["played"] = np.rint(k["played"])
     bum = f["title"] == p - 1
-    f["dealer"] = np.where((f["deal"] > 0) & bum.any(axis=1), np.argmax(bum, axis=1), p - 1)
+    dealer = (np.argmax(bum, axis=1) if rules.deal_from == "dealer_left"
+              else (np.argmax(f["title"] == 0, axis=1) - 1) % p)  # (the President's right)
+    f["dealer"] = np.where((f["deal"] > 0) & bum.any(axis=1), dealer, p - 1)
     if "pending" in k and k["pending"].shape[1]:
         f["pending"] = k["pending"][:, 0] > 0
     if k["row"].shape[1]:

@@ -141,17 +141,22 @@ class ReferenceGame(Exchange, History, Uecda):
         self.deal_over_rewards: list[float] = [0.0] * players
         """Per seat, ``1 - 2 * place / (P - 1)`` after a step that ended a deal, else 0."""
 
-        first_dealer = players - 1
+        first_dealer = self._dealer()
         dealt = deal_hands(rules, self.seed, 0, first_dealer) if hands is None else hands
         self._start_deal(dealt, dealer=first_dealer)
 
         self.phase: Phase = "play"
-        if rules.first_lead == "seat0":
-            self.current = 0
-        else:  # the lowest seat holding a 3 of clubs (diamonds), seat 0 if nobody holds one
-            three = THREE_OF_CLUBS if rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
-            holders = [seat for seat in range(players) if self._hands[seat][three] > 0]
-            self.current = holders[0] if holders else 0
+        self.current = self._first_leader()
+
+    def _first_leader(self) -> int:
+        """Seat 0 (``"seat0"``), or the lowest seat holding the 3 of clubs (diamonds), seat 0 if
+        nobody holds one: the first deal's leader (every deal's with ``first_lead_every_deal``,
+        after the exchange)."""
+        if self.rules.first_lead == "seat0":
+            return 0
+        three = THREE_OF_CLUBS if self.rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
+        holders = [seat for seat in range(self.num_players) if self._hands[seat][three] > 0]
+        return holders[0] if holders else 0
 
     # ------------------------------------------------------------------ public views
     @property
@@ -208,11 +213,15 @@ class ReferenceGame(Exchange, History, Uecda):
         self.pile_suits, self.locked = 0, False  # (lock: see reference_uecda)
 
     def _next_deal(self) -> None:
-        """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads."""
-        bum = self.title.index(self.num_players - 1)
-        self._start_deal(deal_hands(self.rules, self.seed, self.deal, bum), dealer=bum)
+        """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads.
+        (With ``title_reset_every``, a deal whose titles are cleared starts as the first.)"""
+        dealer = self._dealer()
+        self._start_deal(deal_hands(self.rules, self.seed, self.deal, dealer), dealer=dealer)
         self.phase = "play"
-        self.current = bum  # the Bum leads (after the exchange, if any)
+        if self._titles_cleared():  # (the titles stay in view; they decide nothing)
+            self.current = self._first_leader()
+            return
+        self.current = self._deal_leader()  # (after the exchange, if any)
         if self.rules.exchange_on:
             self._start_exchange()
 

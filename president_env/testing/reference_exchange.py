@@ -15,6 +15,7 @@ Before every deal after the first (``rules.exchange_on``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from president_env.core.cards import NUM_CARDS
@@ -42,6 +43,8 @@ class Exchange:
     received: list[Hand]
     _returns_due: list[tuple[int, int]]
     """(returning seat, receiving seat), one entry per card still to return."""
+    _deal_leader: Callable[[], int]
+    """Who leads once the exchange is over (the game's: the Bum, or ``first_lead_every_deal``)."""
     asks_left: int
     asked: list[int]
     ask_held: list[int]
@@ -106,12 +109,13 @@ class Exchange:
         self._next_in_exchange()
 
     def _next_in_exchange(self) -> None:
-        """The next seat to return a card, or, when none is left, play: the Bum leads."""
+        """The next seat to return a card, or, when none is left, play: the Bum leads (or, with
+        ``first_lead_every_deal``, the first lead's rule picks the leader)."""
         if self._returns_due:
             self.current = self._returns_due[0][0]
         else:
             self.phase = "play"
-            self.current = self.title.index(self.num_players - 1)
+            self.current = self._deal_leader()
 
     def _best_card(self, seat: int) -> int:
         """Highest card id held: the joker, then 2s (spades first), then aces, ..."""

@@ -16,6 +16,14 @@ the engine:
 * ``lead_may_pass`` (needs ``stalemate_passes``): the leader may pass on an empty pile (a pass
   that notes nothing in ``seat_passed``); when every player still in has passed, the seat
   after the last to pass holding cards, who led, leads again.
+* ``first_lead_every_deal``: the first deal's lead rule (``first_lead``) picks the leader of
+  every deal, in the hands after the exchange, instead of the Bum.
+* ``deal_from="president"``: the President gets the first card of a deal (the dealer is the
+  seat before); in the first deal, the seat of :func:`~president_env.core.engine.initial_seat`
+  (the engine's seeded stream, as the deal's hands are).
+* ``title_reset_every=n``: deals n, 2n, ... start as the first deal does, whatever the titles
+  (the last deal's places, still in ``title``): its dealer, its leader (``first_lead``), no
+  exchange.
 * ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
   play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
   and clears the lock; the trick's end releases it.
@@ -27,7 +35,7 @@ from __future__ import annotations
 from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import NUM_CARDS, NUM_SUITS, Rank
 from president_env.core.constants import JOKER_ROW
-from president_env.core.engine import stalemate_seats
+from president_env.core.engine import initial_seat, stalemate_seats
 from president_env.core.rules import Rules
 
 _SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
@@ -57,6 +65,34 @@ class Uecda:
     """``six_reverses``: the 6s played this deal reversed the direction of play."""
     pass_run: int = 0
     """Passes in a row this deal (``stalemate_passes``)."""
+    title: list[int]
+    num_players: int
+
+    def _first_leader(self) -> int:  # (the game's)
+        raise NotImplementedError
+
+    def _titles_cleared(self) -> bool:
+        """Whether the deal starts without titles: the first, and every n-th with
+        ``title_reset_every=n``."""
+        every = self.rules.title_reset_every
+        return self.deal == 0 or (every is not None and self.deal % every == 0)
+
+    def _dealer(self) -> int:
+        """The dealer of the deal about to start (the first card goes to the seat after it):
+        the previous Bum (seat P-1 without titles), or with ``deal_from="president"`` the seat
+        before the President (before the seeded initial seat without titles)."""
+        players, fresh = self.num_players, self._titles_cleared()
+        if self.rules.deal_from == "dealer_left":
+            return players - 1 if fresh else self.title.index(players - 1)
+        first = initial_seat(self.seed, self.deal, players) if fresh else self.title.index(0)
+        return (first - 1) % players
+
+    def _deal_leader(self) -> int:
+        """The leader of a deal after the first, once its exchange is over: the Bum, or with
+        ``first_lead_every_deal`` the seat ``first_lead`` picks in the hands as they are."""
+        if self.rules.first_lead_every_deal:
+            return self._first_leader()
+        return self.title.index(self.num_players - 1)
 
     @property
     def reversed_order(self) -> bool:

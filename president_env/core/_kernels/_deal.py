@@ -81,6 +81,15 @@ def stalemate_order(seed, deal_no, n_players, out):  # type: ignore[no-untyped-d
 
 
 @kernel
+def initial_seat(seed, deal_no, n_players):  # type: ignore[no-untyped-def]
+    """``deal_from="president"``: the seat that gets the first card of deal ``deal_no`` when it
+    has no titles (the server's random initial person), drawn by a generator keyed by (seed,
+    deal_no) apart from the deal's and the stalemate's. (Seeded runs repeat it exactly.)"""
+    _x, r = splitmix(_keyed(np.uint64(seed) ^ np.uint64(0x2545F4914F6CDD1D), deal_no))
+    return np.int64(r % np.uint64(n_players))
+
+
+@kernel
 def rank_the_rest(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
     """The deal stalls (``stalemate_passes``): the players still in take the places left in
     the order of :func:`stalemate_order`; then the deal ends."""
@@ -137,6 +146,32 @@ def _deal_points(scoring, place, n_players):  # type: ignore[no-untyped-def]
 
 # ---------------------------------------------------------------- start of a deal
 @kernel(inline="always")
+def titles_cleared(rp, deal_no):  # type: ignore[no-untyped-def]
+    """Whether deal ``deal_no`` starts without titles: the first deal, and with
+    ``title_reset_every=n`` deals n, 2n, ..., which are dealt and led as the first, with no
+    exchange (``st.title`` keeps the last deal's places: the rewards of the step that ended
+    it read them, and they stay in view)."""
+    every = rp[RuleParam.TITLE_RESET_EVERY]
+    return deal_no == 0 or (every > 0 and deal_no % every == 0)
+
+
+@kernel(inline="always")
+def _dealer(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """The dealer of the deal about to start (the first card goes to the seat after it): seat
+    P - 1 in a deal without titles, else the previous Bum; with ``deal_from="president"`` the
+    seat before the President (before :func:`initial_seat` without titles)."""
+    n_players = rp[RuleParam.PLAYERS]
+    fresh = titles_cleared(rp, st.deal[b])
+    if rp[RuleParam.DEAL_FROM] == 0:
+        return n_players - 1 if fresh else seat_with_title(st.title, b, n_players - 1, n_players)
+    if fresh:
+        first = initial_seat(st.seed[b], st.deal[b], n_players)
+    else:
+        first = seat_with_title(st.title, b, 0, n_players)
+    return (first + n_players - 1) % n_players
+
+
+@kernel(inline="always")
 def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
     """An empty pile, nobody passed or finished, no revolution (none pending, no row of
     singles), nothing played, exchanged or asked, no history (``seat_played``,
@@ -171,9 +206,10 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """Who leads the first deal: seat 0, or the lowest seat holding the 3 of clubs (card 0) or
-    of diamonds (card 1; seat 0 if nobody holds it)."""
+def first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """Who leads the first deal (every deal with ``first_lead_every_deal``, after its
+    exchange): seat 0, or the lowest seat holding the 3 of clubs (card 0) or of diamonds
+    (card 1; seat 0 if nobody holds it)."""
     lead = rp[RuleParam.FIRST_LEAD]
     if lead == 1:
         return 0
@@ -217,11 +253,13 @@ def start_deal(rp, st: Arrays, b, deal_cards):  # type: ignore[no-untyped-def]
         deal_into(st.seed[b], st.deal[b], st.dealer[b], n_players, rp[RuleParam.DECKS],
                   rp[RuleParam.JOKERS], st.hands[b])
     _reset_deal(st, b)
-    if st.deal[b] == 0:
-        st.current[b] = _first_lead(rp, st, b)
+    if titles_cleared(rp, st.deal[b]):  # the first deal (and title_reset_every's): no exchange
+        st.current[b] = first_lead(rp, st, b)
         return
     bum = seat_with_title(st.title, b, n_players - 1, n_players)
-    st.current[b] = bum  # the Bum leads the deals after the first
+    st.current[b] = bum  # the Bum leads the deals after the first (first_lead_every_deal: see
+    if rp[RuleParam.FIRST_LEAD_EVERY_DEAL] != 0:  # first_lead, after the exchange if any)
+        st.current[b] = first_lead(rp, st, b)
     if rp[RuleParam.EXCHANGE] != 0:
         _exchange_gifts(rp, st, b, bum)
 
@@ -249,18 +287,19 @@ def end_deal(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
         st.current[b] = -1
         return
     st.deal[b] += 1
-    st.dealer[b] = seat_with_title(st.title, b, n_players - 1, n_players)  # the Bum deals
+    st.dealer[b] = _dealer(rp, st, b)  # the Bum (deal_from: the seat before the President)
     start_deal(rp, st, b, True)
 
 
 # ---------------------------------------------------------------- new games
 @kernel(inline="always")
 def _new_game(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """No titles or scores yet, deal 0, dealt by seat P - 1."""
+    """No titles or scores yet, deal 0, dealt by seat P - 1 (``deal_from="president"``: by
+    the seat before :func:`initial_seat`)."""
     st.title[b, :] = -1
     st.scores[b, :] = 0
     st.deal[b] = 0
-    st.dealer[b] = rp[RuleParam.PLAYERS] - 1
+    st.dealer[b] = _dealer(rp, st, b)
 
 
 @kernel

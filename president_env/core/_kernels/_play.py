@@ -40,6 +40,7 @@ import numpy as np
 from president_env.core._kernels._deal import (
     best_card,
     end_deal,
+    first_lead,
     give,
     rank_the_rest,
     seat_with_title,
@@ -350,7 +351,8 @@ def _end_of_trick(revolution, pending, row_rank, row_count, b):  # type: ignore[
 @kernel(inline="always")
 def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
     """Exchange: ``p`` gives back ``card`` to its partner (President to Bum, Vice to
-    Vice-Bum); once all is returned, the Bum leads."""
+    Vice-Bum); once all is returned, the Bum leads (``first_lead_every_deal``: the seat that
+    :func:`~._deal.first_lead` picks in the hands after the exchange)."""
     n_players = rp[RuleParam.PLAYERS]
     partner = seat_with_title(st.title, b, n_players - 1 - st.title[b, p], n_players)
     give(st, b, p, partner, card)
@@ -363,6 +365,8 @@ def _return_card(rp, st: Arrays, b, p, card):  # type: ignore[no-untyped-def]
             return
     st.phase[b] = Phase.PLAY
     st.current[b] = seat_with_title(st.title, b, n_players - 1, n_players)
+    if rp[RuleParam.FIRST_LEAD_EVERY_DEAL] != 0:
+        st.current[b] = first_lead(rp, st, b)
 
 
 @kernel(inline="always")
