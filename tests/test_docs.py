@@ -21,11 +21,11 @@ import pytest
 
 from president_env.core.rules import OPTIONS, PRESETS, Rules
 from president_env.testing import doctables
+from president_env.testing.datachecks import data_problems
 from president_env.testing.doctables import (
     DATA,
     FILES,
     TABLES,
-    data_problems,
     differences,
     options_table,
     presets_summary_table,

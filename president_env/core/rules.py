@@ -75,22 +75,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     ),  # (a match is Rules.preset("uecda", deals=100); the seats never change: no reseat_every)
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
-    "standard": (3, 8),
-    "revolution": (3, 8),
-    "runs": (3, 8),
-    "cardverse": (3, 6),
-    "daifugo": (3, 8),
-    "daifugo_full": (3, 8),
-    "uecda": (5, 5),
+    "standard": (3, 8), "revolution": (3, 8), "runs": (3, 8), "cardverse": (3, 6),
+    "daifugo": (3, 8), "daifugo_full": (3, 8), "uecda": (5, 5),
 }
 PRESET_SOURCES: dict[str, str] = {
-    "standard": "004",
-    "revolution": "000",
-    "runs": "001",
-    "cardverse": "003",
-    "daifugo": "000+001",
-    "daifugo_full": "000+001+004",
-    "uecda": "UECda",
+    "standard": "004", "revolution": "000", "runs": "001", "cardverse": "003",
+    "daifugo": "000+001", "daifugo_full": "000+001+004", "uecda": "UECda",
 }
 """The source documents (``seeds/`` beside ``RULES.md``) each preset follows."""
 

@@ -12,17 +12,15 @@ markdown (invisible once rendered)::
 
 A figure is changed in its data file, never in the prose: ``tests/test_docs.py`` fails with a diff
 when a table differs from what its data makes, and when the data is not well formed
-(:func:`data_problems`); ``make docs`` (``python -m president_env.testing.doctables --write``)
+(:func:`president_env.testing.datachecks.data_problems`); ``make docs`` (``python -m president_env.testing.doctables --write``)
 rewrites the tables.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import difflib
-import json
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -37,11 +35,19 @@ from president_env.core.rules import (
     Option,
     Rules,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
-
-DATA = Path("docs") / "data"
-"""The folder of the results, relative to the project root."""
+from president_env.testing.datachecks import (
+    BENCH_SUMMARY,
+    DATA,
+    EXPERT_SEATS,
+    LADDER_AGENTS,
+    LADDER_PRESETS,
+    ROOT,
+    Row,
+    data_problems,
+    figure_ratio,
+    read_benchmarks,
+    read_csv,
+)
 
 
 def _md_value(value: Any) -> str:
@@ -111,36 +117,6 @@ def presets_summary_table() -> str:
         rows.append(f"| `{preset}` | {PRESET_SOURCES[preset]} | {players} | "
                     f"{', '.join(changed) or '-'} |")
     return "\n".join(rows) + "\n"
-
-
-# ---------------------------------------------------------------------- results: the data
-LADDER_PRESETS = ("standard", "cardverse", "daifugo", "daifugo_full")
-"""The presets of the rule-based ladder (``docs/data/ladder.csv``), in the tables' order."""
-LADDER_AGENTS = ("hard", "normal", "easy", "random")
-"""The agents of the ladder, strongest first."""
-EXPERT_PRESETS = ("standard", "cardverse", "daifugo")
-"""The presets of the Expert against three Hard (``docs/data/expert.csv``)."""
-EXPERT_SEATS = ("expert", "hard", "hard#2", "hard#3")
-"""The seats of those tables: the Expert, then the Hard seats in the order after it."""
-SHIPPED_OPPONENTS = {"policy": ("hard", "expert"), "ppo": LADDER_AGENTS}
-"""The opponents each shipped policy is rated against (``docs/data/shipped_policies.csv``)."""
-AEC_RUNS = (("expert", "hard"), ("policy", "hard"), ("policy", "expert"))
-"""The (agent, opponents) measured through the PettingZoo env, 4-player ``standard``
-(``docs/data/aec_strength.csv``, every game in ``aec_places.csv``: ``train.eval.aec``)."""
-
-Row = dict[str, str]
-
-
-def read_csv(data: Path, name: str) -> list[Row]:
-    """The rows of ``data/name`` as dictionaries of strings."""
-    with (data / name).open(newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def read_benchmarks(data: Path) -> dict[str, Any]:
-    """``data/benchmarks.json``: the run's metadata, ``rows`` of figures and ``ratios``."""
-    out: dict[str, Any] = json.loads((data / "benchmarks.json").read_text())
-    return out
 
 
 def _ci(row: Row, key: str = "mean_place", digits: int = 3) -> str:
@@ -277,11 +253,6 @@ def _figure(value: int | None) -> str:
     return "" if value is None else f"{value:,}"
 
 
-BENCH_SUMMARY = ("standard_fused", "standard_calls", "standard_b1",
-                 "aec_standard", "vector_standard", "openspiel")
-"""The benchmark's rows that the README shows (``docs/results.md`` shows them all)."""
-
-
 def _benchmarks(data: Path, ids: Sequence[str] | None) -> str:
     bench = read_benchmarks(data)
     said = (f"One run of `{bench['command']}` ({bench['statistic']}), {bench['date']}, "
@@ -301,20 +272,11 @@ def benchmarks_summary_table(data: Path) -> str:
     return _benchmarks(data, BENCH_SUMMARY)
 
 
-def _ratio(figures: dict[str, dict[str, Any]], spec: str) -> str:
-    """``"a@1/b@1"``: the figure of row ``a`` at 1 thread over row ``b``'s, as ``28.3x``."""
-    if not spec:
-        return ""
-    num, den = (part.split("@") for part in spec.split("/"))
-    value = figures[num[0]][f"threads_{num[1]}"] / figures[den[0]][f"threads_{den[1]}"]
-    return f"{value:.1f}x" if value >= 10 else f"{value:.2f}x"
-
-
 def benchmark_ratios_table(data: Path) -> str:
     """Ratios of figures of the same run (the benchmark's targets beside them)."""
     bench = read_benchmarks(data)
     figures = {r["id"]: r for r in bench["rows"]}
-    body = [[r["ratio"], _ratio(figures, r["threads_1"]), _ratio(figures, r["threads_2"]),
+    body = [[r["ratio"], figure_ratio(figures, r["threads_1"]), figure_ratio(figures, r["threads_2"]),
              r["target"]] for r in bench["ratios"]]
     return _table(["ratio (same run)", "1 thread", "2 threads", "target"], body)
 
@@ -344,126 +306,6 @@ FILES: dict[str, tuple[str, ...]] = {
                         "benchmarks", "benchmark_ratios"),
 }
 """The tables each file (relative to the project root) must hold."""
-
-
-# ---------------------------------------------------------------------- results: checks
-def _interval_problems(name: str, rows: list[Row], keys: Sequence[str]) -> list[str]:
-    out = []
-    for line, r in enumerate(rows, start=2):
-        for key in keys:
-            if not r.get(key):
-                continue
-            m, lo, hi = (float(r[k]) for k in (key, f"{key}_lo", f"{key}_hi"))
-            if not lo <= m <= hi:
-                out.append(f"{name} line {line}: {key} {m} is not inside [{lo}, {hi}]")
-    return out
-
-
-def _missing(name: str, have: set[tuple[str, str]], want: set[tuple[str, str]]) -> list[str]:
-    return [f"{name}: no row for {k}" for k in sorted(want - have)] + [
-        f"{name}: unexpected row {k}" for k in sorted(have - want)
-    ]
-
-
-def _ppo_eval_problems(data: Path, rows: list[Row]) -> list[str]:
-    """The ``ppo`` rows must be the evaluator's own output, ``data/ppo_eval.json``."""
-    out = []
-    ppo = {r["opponents"]: r for r in rows if r["policy"] == "ppo"}
-    for e in json.loads((data / "ppo_eval.json").read_text()):
-        r = ppo.get(e["opponents"].removeprefix("3 x "))
-        pairs = [("mean_place", e["mean_place"]), ("mean_place_lo", e["mean_place_lo"]),
-                 ("mean_place_hi", e["mean_place_hi"]), ("first_pct", 100 * e["first_rate"]),
-                 ("last_pct", 100 * e["last_rate"]), ("points", e["points"])]
-        if r is None or int(r["deals"]) != e["deals"] or any(
-            abs(float(r[k]) - v) > 1e-9 for k, v in pairs
-        ):
-            out.append(f"shipped_policies.csv: the ppo row vs {e['opponents']} is not ppo_eval.json's")
-    return out
-
-
-def _benchmark_problems(data: Path) -> list[str]:
-    bench = read_benchmarks(data)
-    out = [f"benchmarks.json: no {k!r}" for k in ("command", "date", "machine", "software",
-                                                  "peers", "rows", "ratios") if k not in bench]
-    figures = {r["id"]: r for r in bench.get("rows", [])}
-    out += [f"benchmarks.json: no row {i!r} (BENCH_SUMMARY)" for i in BENCH_SUMMARY
-            if i not in figures]
-    for r in figures.values():
-        if not (isinstance(r["threads_1"], int) and r["threads_1"] > 0):
-            out.append(f"benchmarks.json: {r['id']} has no 1-thread figure")
-    for r in bench.get("ratios", []):
-        for col in ("threads_1", "threads_2"):
-            try:
-                _ratio(figures, r[col])
-            except (KeyError, TypeError, ValueError):
-                out.append(f"benchmarks.json: ratio {r['ratio']!r} ({col}) names no figures")
-    return out
-
-
-def data_problems(data: Path = ROOT / DATA) -> list[str]:
-    """What is wrong with the results' data: a mean outside its interval, a row missing or
-    unexpected, the PPO rows not the evaluator's output, a ratio of figures that do not exist.
-    Empty when the data is well formed."""
-    ladder = read_csv(data, "ladder.csv")
-    expert = read_csv(data, "expert.csv")
-    shipped = read_csv(data, "shipped_policies.csv")
-    probe = read_csv(data, "probe.csv")
-    out = _interval_problems("ladder.csv", ladder, ("mean_place", "first_pct", "last_pct", "points"))
-    out += _interval_problems("expert.csv", expert, ("mean_place",))
-    out += _interval_problems("shipped_policies.csv", shipped, ("mean_place",))
-    out += _interval_problems("probe.csv", probe, ("mean_place",))
-    out += _missing("ladder.csv", {(r["preset"], r["agent"]) for r in ladder},
-                    {(p, a) for p in LADDER_PRESETS for a in LADDER_AGENTS})
-    out += _missing("expert.csv", {(r["preset"], r["seat"]) for r in expert},
-                    {(p, s) for p in EXPERT_PRESETS for s in EXPERT_SEATS})
-    out += _missing("shipped_policies.csv", {(r["policy"], r["opponents"]) for r in shipped},
-                    {(p, o) for p, opps in SHIPPED_OPPONENTS.items() for o in opps})
-    out += _missing("probe.csv", {(r["target"], "") for r in probe},
-                    {(p, "") for p in SHIPPED_OPPONENTS})
-    out += _aec_problems(data)
-    out += _budget_problems("expert.csv", expert, lambda r: True)
-    out += _budget_problems("shipped_policies.csv", shipped, lambda r: r["opponents"] == "expert")
-    out += _budget_problems("aec_strength.csv", read_csv(data, "aec_strength.csv"),
-                            lambda r: "expert" in (r["agent"], r["opponents"]))
-    return out + _ppo_eval_problems(data, shipped) + _benchmark_problems(data)
-
-
-def _budget_problems(name: str, rows: list[Row], has_expert: Callable[[Row], bool]) -> list[str]:
-    """Each row with an Expert names its budget (``64x12``: sampled deals x belief steps); the
-    others have ``-``."""
-    out = []
-    for i, r in enumerate(rows, start=2):
-        budget = r.get("expert_budget")
-        ok = (re.fullmatch(r"[1-9][0-9]*x[1-9][0-9]*", budget or "") is not None
-              if has_expert(r) else budget == "-")
-        if not ok:
-            out.append(f"{name} line {i}: expert_budget {budget!r} is not "
-                       + ("SAMPLESxSTEPS" if has_expert(r) else "'-' (no Expert in this row)"))
-    return out
-
-
-def _aec_problems(data: Path) -> list[str]:
-    """Every run of ``aec_strength.csv`` has its mean inside its interval, and is every deal
-    of ``aec_places.csv`` with the agent in every seat (the mean itself is recomputed from the
-    games by ``tests/test_docs.py``)."""
-    rows = read_csv(data, "aec_strength.csv")
-    out = _interval_problems("aec_strength.csv", rows, ("mean_place",))
-    out += _missing("aec_strength.csv", {(r["agent"], r["opponents"]) for r in rows},
-                    set(AEC_RUNS))
-    games: dict[tuple[str, ...], dict[int, int]] = {}
-    for g in read_csv(data, "aec_places.csv"):
-        key = (g["agent"], g["opponents"], g["preset"], g["seed"])
-        deals = games.setdefault(key, {})
-        deals[int(g["deal"])] = deals.get(int(g["deal"]), 0) + 1
-    for r in rows:
-        deals = games.get((r["agent"], r["opponents"], r["preset"], r["seed"]), {})
-        if sorted(deals) != list(range(int(r["deals"]))) or set(deals.values()) != {int(r["players"])}:
-            out.append(f"aec_strength.csv: {r['agent']} vs {r['opponents']}: the games of "
-                       f"aec_places.csv are not deals 0..{int(r['deals']) - 1} x "
-                       f"{r['players']} seats")
-    return out
-
-
 
 
 def _block(name: str) -> re.Pattern[str]:

@@ -89,8 +89,6 @@ from president_env.core.cards import (
     NUM_CARDS,
     NUM_RANKS,
     NUM_SUITS,
-    THREE_OF_CLUBS,
-    THREE_OF_DIAMONDS,
     Rank,
 )
 from president_env.core.engine import deal_hands
@@ -147,16 +145,6 @@ class ReferenceGame(Exchange, History, Uecda):
 
         self.phase: Phase = "play"
         self.current = self._first_leader()
-
-    def _first_leader(self) -> int:
-        """Seat 0 (``"seat0"``), or the lowest seat holding the 3 of clubs (diamonds), seat 0 if
-        nobody holds one: the first deal's leader (every deal's with ``first_lead_every_deal``,
-        after the exchange)."""
-        if self.rules.first_lead == "seat0":
-            return 0
-        three = THREE_OF_CLUBS if self.rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
-        holders = [seat for seat in range(self.num_players) if self._hands[seat][three] > 0]
-        return holders[0] if holders else 0
 
     # ------------------------------------------------------------------ public views
     @property

@@ -33,7 +33,7 @@ the engine:
 from __future__ import annotations
 
 from president_env.core.actions import ActionLayout, Kind
-from president_env.core.cards import NUM_CARDS, NUM_SUITS, Rank
+from president_env.core.cards import NUM_CARDS, NUM_SUITS, THREE_OF_CLUBS, THREE_OF_DIAMONDS, Rank
 from president_env.core.constants import JOKER_ROW
 from president_env.core.engine import initial_seat, stalemate_seats
 from president_env.core.rules import Rules
@@ -67,9 +67,17 @@ class Uecda:
     """Passes in a row this deal (``stalemate_passes``)."""
     title: list[int]
     num_players: int
+    _hands: list[list[int]]
 
-    def _first_leader(self) -> int:  # (the game's)
-        raise NotImplementedError
+    def _first_leader(self) -> int:
+        """Seat 0 (``"seat0"``), or the lowest seat holding the 3 of clubs (diamonds), seat 0 if
+        nobody holds one: the first deal's leader (every deal's with ``first_lead_every_deal``,
+        after the exchange)."""
+        if self.rules.first_lead == "seat0":
+            return 0
+        three = THREE_OF_CLUBS if self.rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
+        holders = [seat for seat in range(self.num_players) if self._hands[seat][three] > 0]
+        return holders[0] if holders else 0
 
     def _titles_cleared(self) -> bool:
         """Whether the deal starts without titles: the first, and every n-th with
