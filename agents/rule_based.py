@@ -22,7 +22,9 @@ row of four singles, folds lone cards of any suits into runs (``runs_mixed_suits
 
 The UECda server's options (docs/rules.md): with ``lock`` Hard counts, in a trick that is
 locked or that its play locks, only the opponents' cards of the locked suits as able to beat
-its play (the observation's ``lock`` block).
+its play (the observation's ``lock`` block); with ``jack_back`` Easy's lowest play is the
+lowest in the order in force (revolution XOR 11-back), while Normal keeps to the order after
+the trick (see :mod:`agents.kernels.normal`).
 
 All three decide from the observation and the legal-action mask only (see
 :mod:`agents.kernels`); they are deterministic, so ``seed`` is accepted for a uniform
