@@ -296,6 +296,29 @@ def test_the_three_of_spades_alone_beats_a_lone_joker_and_clears(option: bool) -
         assert int(game.state.current[0]) == game.ref.current == 3  # the 3s' player leads
 
 
+@pytest.mark.parametrize(("mine", "option", "sure"), [
+    ("JK 3s", True, True),  # it holds the 3 of spades itself
+    ("JK 4c", True, False),  # the 3 of spades is out: it may answer the joker
+    ("JK 4c", False, True),  # nothing beats a lone joker
+])
+def test_hard_knows_that_the_three_of_spades_may_beat_its_joker(mine: str, option: bool,
+                                                                 sure: bool) -> None:
+    """On a king, Hard's lone joker takes the trick; it holds for sure (and the last card then
+    goes out: the chain bonus) unless an opponent may answer it with the 3 of spades."""
+    rules = Rules(num_players=3, jokers=1, exact_plays=True, first_lead="seat0",
+                  spade_three_beats_joker=option)
+    engine = Engine(rules)
+    others = "3c 3d 3h 5c 6c" if "3s" in mine else "3c 3d 3s 5c 6c"
+    state = engine.init_from_hands(["Kc 7d 8d", others, mine])
+    names = engine.layout.names()
+    for move in ("single K (Kc)", "pass"):
+        engine.step_inplace(state, [names.index(move)])
+    hard = HardAgent(rules)
+    scores = hard.action_scores(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    joker = names.index("single joker")
+    assert (scores[joker] > scores[0] + hard.weights["chain"] / 2) == sure
+
+
 def test_the_three_of_spades_beats_a_lone_joker_lead_not_a_single() -> None:
     game = Both(Rules(**UECDA, spade_three_beats_joker=True), ["JK 9d", "3s 3h", "4s", "4d",
                                                                 "4h"])

@@ -27,14 +27,16 @@ mean of the players still in, and avoided when it holds fewer. With ``lead_may_p
 on an empty pile costs ``alpha``, the value of the lead it gives away. With ``lock``, when the
 trick is locked or the play locks it (the suits of the play it follows, the observation's
 ``lock`` block), only opponents' sets and runs of those suits can beat it
-(:func:`~agents.kernels.hard_odds.vset_locked`).
+(:func:`~agents.kernels.hard_odds.vset_locked`). With ``spade_three_beats_joker`` a lone joker
+may be answered by the 3 of spades when Hard lacks it (:func:`~agents.kernels.hard_odds.
+vjok_seen`).
 """
 
 from __future__ import annotations
 
 from agents.kernels._cache import kernel
 from agents.kernels.asks import asking, hard_ask
-from agents.kernels.hard_odds import clears, vjok, vrun_locked, vset_locked
+from agents.kernels.hard_odds import clears, vjok_seen, vrun_locked, vset_locked
 from agents.kernels.hard_value import (
     HardWeight,
     fill_tables,
@@ -94,7 +96,7 @@ def _holds(a, rev, lock, tab, seen, jout, rp, w, acts):  # type: ignore[no-untyp
         return vset_locked(acts.rank[a], size, lock, rev, tab.ge_t, seen.hand, seen.outn, jout,
                            rp)
     if k == Kind.JOKERS:
-        return vjok(size, tab.ge_t, jout, rp)
+        return vjok_seen(size, tab.ge_t, seen.hand, seen.outn, jout, rp)
     suit = acts.suit[a] if lock != 0 else -1
     return vrun_locked(acts.rank[a], size, suit, rev, tab.ge_t, seen.hand, seen.outn, jout, rp,
                        run_chance(rp, w))
