@@ -20,6 +20,13 @@ any other play may be bombed), values its hand in the order after a pending revo
 row of four singles, folds lone cards of any suits into runs (``runs_mixed_suits``, at most
 ``max_run_length`` long) and asks for the card worth most to its hand (:mod:`agents.kernels`).
 
+The UECda server's options (docs/rules.md): with ``lock`` Hard counts, in a trick that is
+locked or that its play locks, only the opponents' cards of the locked suits as able to beat
+its play (the observation's ``lock`` block), and with ``spade_three_beats_joker`` that an
+opponent may answer its lone joker with the 3 of spades; with ``jack_back`` Easy's lowest
+play is the lowest in the order in force (revolution XOR 11-back), while Normal keeps to the
+order after the trick (see :mod:`agents.kernels.normal`).
+
 All three decide from the observation and the legal-action mask only (see
 :mod:`agents.kernels`); they are deterministic, so ``seed`` is accepted for a uniform
 constructor and ignored.

@@ -43,8 +43,8 @@ class Args:
     repeats: int = 1
     """Runs per figure (the median is reported)."""
     presets: tuple[str, ...] = (*PRESETS, ALL_VARIANTS)
-    """Presets of the engine figures, comma-separated (all_variants: daifugo_full with every
-    further variant on)."""
+    """Presets of the engine figures, comma-separated, each at its default number of players (4;
+    uecda 5) (all_variants: daifugo_full with every further variant on)."""
     batch: int = 4096
     """Batch size of the batched figures."""
     threads: tuple[int, ...] = (1, 2)

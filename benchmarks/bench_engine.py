@@ -26,10 +26,13 @@ ALL_VARIANTS = "all_variants"
 (Western revolution, mixed and capped runs, the President's asks over two deals)."""
 
 
-def bench_rules(preset: str, num_players: int = 4) -> Rules:
-    """The rules of a figure: a preset's, or :data:`ALL_VARIANTS`."""
+def bench_rules(preset: str, num_players: int | None = None) -> Rules:
+    """The rules of a figure: a preset's, or :data:`ALL_VARIANTS`; ``None`` players: the
+    preset's own number (4; 5 for ``uecda``, the only number it allows)."""
     if preset == ALL_VARIANTS:
-        return all_variants_rules(num_players)
+        return all_variants_rules(num_players or 4)
+    if num_players is None:
+        return Rules.preset(preset)
     return Rules.preset(preset, num_players=num_players)
 
 
@@ -38,7 +41,7 @@ def measure_engine(
     batch: int,
     seconds: float = 5.0,
     seed: int = 0,
-    num_players: int = 4,
+    num_players: int | None = None,
     threads: int = 1,
 ) -> dict[str, Any]:
     """Steps/s and games/s of random legal games of ``preset`` at batch size ``batch``."""
@@ -83,7 +86,8 @@ def measure_engine(
                 eng.reset_where(state, done, rng.integers(0, 2**62, batch))
     elapsed = time.perf_counter() - start
     return {
-        "name": f"president engine {preset} B={batch}, {threads} threads, separate calls",
+        "name": f"president engine {preset} ({eng.rules.num_players} players) B={batch}, {threads} "
+                f"threads, separate calls",
         "steps_per_s": steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": steps / max(games, 1),
@@ -95,7 +99,7 @@ def measure_fused(
     batch: int,
     seconds: float = 5.0,
     seed: int = 0,
-    num_players: int = 4,
+    num_players: int | None = None,
     threads: int = 1,
     steps: int = 64,
 ) -> dict[str, Any]:
@@ -113,7 +117,8 @@ def measure_fused(
         games += played.games
     elapsed = time.perf_counter() - start
     return {
-        "name": f"president engine {preset} B={batch}, {threads} threads, play_random",
+        "name": f"president engine {preset} ({eng.rules.num_players} players) B={batch}, {threads} "
+                f"threads, play_random",
         "steps_per_s": n_steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": n_steps / max(games, 1),
@@ -127,7 +132,7 @@ def state_bytes(state: Any) -> int:
 
 
 def measure_advance(
-    preset: str, seconds: float = 5.0, seed: int = 0, num_players: int = 4
+    preset: str, seconds: float = 5.0, seed: int = 0, num_players: int | None = None
 ) -> dict[str, Any]:
     """Steps/s and games/s of random legal games of ``preset``, one game at a time through
     :meth:`Engine.advance` (with the mask and observation of every next player)."""
@@ -155,7 +160,7 @@ def measure_advance(
         games += 1
     elapsed = time.perf_counter() - start
     return {
-        "name": f"president engine {preset} B=1 advance",
+        "name": f"president engine {preset} ({eng.rules.num_players} players) B=1 advance",
         "steps_per_s": steps / elapsed,
         "games_per_s": games / elapsed,
         "steps_per_game": steps / max(games, 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 
 import numpy as np
@@ -328,3 +329,30 @@ def test_hard_knows_when_a_play_cannot_be_beaten() -> None:
     ace, three = engine.layout.set_action(11, 1), engine.layout.set_action(0, 1)
     # leading the sure ace keeps the lead and leaves one loser: the chain bonus applies
     assert scores[ace] > scores[three] + 10
+
+
+# Digests of the decisions of Easy, Normal and Hard on every position of 24 seeded games (two
+# deals each) of Hard, Normal, Easy and Random, per preset: options that a preset leaves off
+# (the UECda ones, ``lock``, ``jack_back``, ...) must not change how the levels play it. A
+# deliberate change of a level's play updates its digests here, and says so in its commit.
+PINNED_DECISIONS = {
+    "standard": ("713bd3145b191b03", "65831c5a885d686f", "91bc1ecdd64a54ea"),
+    "daifugo": ("b9c360b8666e2baa", "fa20675d37091fe5", "284e39b7b604d002"),
+    "daifugo_full": ("bd439faef8cf97cd", "d3453c5c207a108e", "3ca853b2e292d5ed"),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(PINNED_DECISIONS))
+def test_the_levels_decide_as_pinned_on_presets_without_the_uecda_options(preset: str) -> None:
+    rules = Rules.preset(preset, num_players=4, deals=2)
+    seats = [make_agent(n, rules, seed=i) for i, n in enumerate(["hard", "normal", "easy", "random"])]
+    levels = [make_agent(n, rules) for n in ("easy", "normal", "hard")]
+    chosen: list[list[np.ndarray]] = [[] for _ in levels]
+    for _, _, live, obs, mask in play_games(rules, seats, games=24, seed=2026):
+        for got, agent in zip(chosen, levels):
+            got.append(agent.act_batch(obs[live], mask[live]))
+    digests = tuple(
+        hashlib.sha256(np.concatenate(got).astype(np.int64).tobytes()).hexdigest()[:16]
+        for got in chosen
+    )
+    assert digests == PINNED_DECISIONS[preset]

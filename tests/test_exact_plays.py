@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents import make_agent
+from agents import HardAgent, make_agent
 from president_env.core import take_cards
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import format_hand, parse_hand
@@ -250,6 +250,36 @@ def test_without_lock_the_same_plays_do_not_lock_and_lock_needs_exact_plays() ->
         Rules(lock=True)
 
 
+@pytest.mark.parametrize(("moves", "sure"), [
+    (("single 5 (5h)", "single 9 (9h)"), True),  # locked to hearts already
+    (("single 5 (5c)", "single 9 (9h)"), True),  # the ace of hearts locks it
+    (("single 5 (5c)", "single 9 (9d)"), False),  # no lock: the 2s out beat the ace
+])
+def test_hard_knows_that_only_the_locked_suit_beats_its_play(moves: tuple[str, ...],
+                                                               sure: bool) -> None:
+    """Hard holds the ace and 2 of hearts and the 4 of clubs; the opponents hold the 2s of
+    spades and clubs. In a trick locked to hearts only the 2 of hearts, its own, could beat
+    the ace: the ace holds for sure, after which the 2 holds and only the 4 is left to lose
+    (the chain bonus). Hard sees the lock only through its observation's lock block: with the
+    block blanked it scores the ace as it does where nothing locks."""
+    rules = Rules(num_players=3, exact_plays=True, lock=True, first_lead="seat0")
+    engine = Engine(rules)
+    state = engine.init_from_hands(["5h 5c As 2s 6c", "9h 9d Ad 2c 8c", "Ah 2h 4c"])
+    names = engine.layout.names()
+    for move in moves:
+        engine.step_inplace(state, [names.index(move)])
+    obs, mask = engine.observe(state)[0], engine.legal_action_mask(state)[0]
+    hard = HardAgent(rules)
+    scores = hard.action_scores(obs, mask)
+    ace, two = names.index("single A (Ah)"), names.index("single 2 (2h)")
+    bonus = hard.weights["chain"] / 2
+    assert (scores[ace] > max(scores[two], scores[0]) + bonus) == sure
+    blind = obs.copy()
+    blind[engine.obs_layout.slices["lock"]] = 0.0
+    unseen = hard.action_scores(blind, mask)[ace]
+    assert unseen < scores[ace] - bonus if sure else unseen == scores[ace]
+
+
 # ------------------------------------------------------------- the 3 of spades (section 5)
 @pytest.mark.parametrize("option", [True, False])
 def test_the_three_of_spades_alone_beats_a_lone_joker_and_clears(option: bool) -> None:
@@ -264,6 +294,29 @@ def test_the_three_of_spades_alone_beats_a_lone_joker_and_clears(option: bool) -
         game.play("single 3 (3s)")
         assert int(game.state.pile_kind[0]) == game.ref.pile_kind == 0  # cleared
         assert int(game.state.current[0]) == game.ref.current == 3  # the 3s' player leads
+
+
+@pytest.mark.parametrize(("mine", "option", "sure"), [
+    ("JK 3s", True, True),  # it holds the 3 of spades itself
+    ("JK 4c", True, False),  # the 3 of spades is out: it may answer the joker
+    ("JK 4c", False, True),  # nothing beats a lone joker
+])
+def test_hard_knows_that_the_three_of_spades_may_beat_its_joker(mine: str, option: bool,
+                                                                 sure: bool) -> None:
+    """On a king, Hard's lone joker takes the trick; it holds for sure (and the last card then
+    goes out: the chain bonus) unless an opponent may answer it with the 3 of spades."""
+    rules = Rules(num_players=3, jokers=1, exact_plays=True, first_lead="seat0",
+                  spade_three_beats_joker=option)
+    engine = Engine(rules)
+    others = "3c 3d 3h 5c 6c" if "3s" in mine else "3c 3d 3s 5c 6c"
+    state = engine.init_from_hands(["Kc 7d 8d", others, mine])
+    names = engine.layout.names()
+    for move in ("single K (Kc)", "pass"):
+        engine.step_inplace(state, [names.index(move)])
+    hard = HardAgent(rules)
+    scores = hard.action_scores(engine.observe(state)[0], engine.legal_action_mask(state)[0])
+    joker = names.index("single joker")
+    assert (scores[joker] > scores[0] + hard.weights["chain"] / 2) == sure
 
 
 def test_the_three_of_spades_beats_a_lone_joker_lead_not_a_single() -> None:

@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 from test_variants import EngineGame, NewGame, RefGame, expect, play
 
-from agents import HardAgent
+from agents import EasyAgent, HardAgent, NormalAgent
 from president_env.core.cards import parse_hand
 from president_env.core.engine import Engine, stalemate_seats
 from president_env.core.rules import Rules
@@ -285,6 +285,23 @@ def test_hard_takes_the_trick_with_a_three_when_a_jack_has_made_it_the_top_card(
         engine.step_inplace(state, [names.index(move)])
     act = HardAgent(rules).act(engine.observe(state)[0], engine.legal_action_mask(state)[0])
     assert names[act] == "single 3"
+
+
+def test_after_a_jack_easy_plays_the_lowest_card_in_the_order_in_force_normal_its_lowest() -> None:
+    """After a J (11-back) only cards below the J follow, and the weakest of them in the order
+    in force is the 10: Easy plays it. Normal keeps to the order after the trick and sheds its
+    4 (in this trick the strongest card but one that it holds); without the option both
+    would have to beat the J from above."""
+    rules = Rules(num_players=3, jack_back=True, first_lead="seat0")
+    engine = Engine(rules)
+    state = engine.init_from_hands(["Jd 5c 6c 7c Kd", "4d 9d 10c Qd Ks", "3c 3h 3s 8s 2d"])
+    names = engine.layout.names()
+    engine.step_inplace(state, [names.index("single J")])
+    obs, mask = engine.observe(state)[0], engine.legal_action_mask(state)[0]
+    assert {names[a] for a in np.flatnonzero(mask)} == {"pass", "single 4", "single 9",
+                                                        "single 10"}
+    assert names[EasyAgent(rules).act(obs, mask)] == "single 10"
+    assert names[NormalAgent(rules).act(obs, mask)] == "single 4"
 
 
 def test_a_six_reverses_the_direction_of_play_for_the_rest_of_the_deal(

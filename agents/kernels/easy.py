@@ -2,7 +2,9 @@
 
 With ``bombs`` a bomb (a set of ``bombs`` cards or more) that answers an opponent's play
 comes after every other play: Easy does not spend one on a trick it can follow. With
-``president_asks`` it names the highest card of the pack it does not hold.
+``president_asks`` it names the highest card of the pack it does not hold. With ``jack_back``
+the order in effect is the order in force in the trick (revolution XOR 11-back, the
+observation's ``jack_back`` block).
 """
 
 from __future__ import annotations
@@ -59,10 +61,11 @@ def _easy_rows(obs, mask, off, rp, acts, seen, out):  # type: ignore[no-untyped-
     bombs = rp[RuleParam.BOMBS]
     for b in range(obs.shape[0]):
         turn = read(obs, b, off, rp, seen)
+        rev = turn.rev != turn.jack_back  # the order in force (jack_back: until the trick ends)
         if bombs != 0 and turn.pile_kind != 0:  # following: bombs last
-            out[b] = _easy_best(mask, b, acts, turn.rev, seen, bombs)
+            out[b] = _easy_best(mask, b, acts, rev, seen, bombs)
         else:
-            out[b] = _easy_best(mask, b, acts, turn.rev, seen, 0)
+            out[b] = _easy_best(mask, b, acts, rev, seen, 0)
 
 
 @kernel(allocates=True)

@@ -24,14 +24,19 @@ the order in force (revolution XOR 11-back), turned again by a play holding a J;
 in the order after the trick, when the 11-back ends. With ``stalemate_passes``, a pass that would
 stall the deal (its places then drawn at random) is taken when Hard holds more cards than the
 mean of the players still in, and avoided when it holds fewer. With ``lead_may_pass`` a pass
-on an empty pile costs ``alpha``, the value of the lead it gives away.
+on an empty pile costs ``alpha``, the value of the lead it gives away. With ``lock``, when the
+trick is locked or the play locks it (the suits of the play it follows, the observation's
+``lock`` block), only opponents' sets and runs of those suits can beat it
+(:func:`~agents.kernels.hard_odds.vset_locked`). With ``spade_three_beats_joker`` a lone joker
+may be answered by the 3 of spades when Hard lacks it (:func:`~agents.kernels.hard_odds.
+vjok_seen`).
 """
 
 from __future__ import annotations
 
 from agents.kernels._cache import kernel
 from agents.kernels.asks import asking, hard_ask
-from agents.kernels.hard_odds import clears, vjok, vrun, vset
+from agents.kernels.hard_odds import clears, vjok_seen, vrun_locked, vset_locked
 from agents.kernels.hard_value import (
     HardWeight,
     fill_tables,
@@ -41,7 +46,7 @@ from agents.kernels.hard_value import (
 )
 from agents.kernels.observation import new_seen, read
 from agents.kernels.plays import hand_total, jack_turns, naturals, revolts, strength
-from president_env.core import take_cards
+from president_env.core import play_suits, take_cards
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS, PHASE_EXCHANGE, Kind
 from president_env.core.rules import RuleParam
 
@@ -69,15 +74,32 @@ def _exchange_gift(row, seen, tab, jout, rp, w, acts):  # type: ignore[no-untype
 
 
 @kernel(inline="always")
-def _holds(a, rev, tab, seen, jout, rp, w, acts):  # type: ignore[no-untyped-def]
-    """Chance that play ``a`` holds the trick against the opponents still in it."""
+def _lock_after(a, turn, rp, acts):  # type: ignore[no-untyped-def]
+    """``lock``: the suits the trick is locked to after play ``a`` (locked already, or locked by
+    ``a``: the suits of the play it follows); 0 if it is not (a lone joker clears the lock)."""
+    k = acts.kind[a]
+    if rp[RuleParam.LOCK] == 0 or k == Kind.JOKERS:
+        return 0
+    suits = play_suits(k, acts.suit[a], acts.card[a])
+    if turn.locked or (turn.pile_kind != 0 and suits == turn.lock_suits):
+        return suits
+    return 0
+
+
+@kernel(inline="always")
+def _holds(a, rev, lock, tab, seen, jout, rp, w, acts):  # type: ignore[no-untyped-def]
+    """Chance that play ``a`` holds the trick against the opponents still in it (in a trick
+    locked to the suits ``lock``, 0 if not)."""
     k = acts.kind[a]
     size = acts.size[a]
     if k == Kind.SET:
-        return vset(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp)
+        return vset_locked(acts.rank[a], size, lock, rev, tab.ge_t, seen.hand, seen.outn, jout,
+                           rp)
     if k == Kind.JOKERS:
-        return vjok(size, tab.ge_t, jout, rp)
-    return vrun(acts.rank[a], size, rev, tab.ge_t, seen.outn, jout, rp, run_chance(rp, w))
+        return vjok_seen(size, tab.ge_t, seen.hand, seen.outn, jout, rp)
+    suit = acts.suit[a] if lock != 0 else -1
+    return vrun_locked(acts.rank[a], size, suit, rev, tab.ge_t, seen.hand, seen.outn, jout, rp,
+                       run_chance(rp, w))
 
 
 @kernel(inline="always")
@@ -126,7 +148,8 @@ def _play_score(a, seen, turn, racing, tab, rp, w, acts):  # type: ignore[no-unt
     if revolts(k, acts.rank[a], size, turn.row_rank, turn.row_count, rp):
         rev2 = not rev2
     # a J (jack_back) turns the order the answer must beat it in
-    p = _holds(a, rev != jack_turns(k, acts.rank[a], size, rp), tab, seen, turn.jout, rp, w, acts)
+    p = _holds(a, rev != jack_turns(k, acts.rank[a], size, rp), _lock_after(a, turn, rp, acts),
+               tab, seen, turn.jout, rp, w, acts)
     if k == Kind.SET and turn.pile_kind == Kind.JOKERS:  # the 3 of spades on a lone joker
         p = 1.0  # (spade_three_beats_joker: it clears the pile)
     val, losers = hand_value(

@@ -11,6 +11,9 @@
   else, only when needed (an opponent down to two cards, four cards or fewer in hand, or at
   most one non-control set left): a broken set, then controls and jokers. Otherwise pass.
   With ``bombs`` a bomb is a control (four of a kind, or it takes jokers): spent only in need.
+* With ``jack_back`` Normal keeps to the order after the trick (the revolution's), not the
+  order in force: after a J it sheds its lowest cards, which then hold best. Judged in the
+  order in force it lost 0.035-0.043 of a place (uecda with jack_back, 5,000 duplicate deals).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from agents.kernels._cache import kernel
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_RANKS
-from president_env.core.observe import ObsBlock, ObservationLayout
+from president_env.core.observe import LOCK_SIZE, ObsBlock, ObservationLayout
 from president_env.core.rules import RuleParam
 
 
@@ -70,6 +70,11 @@ class Turn(NamedTuple):
     ``rev != jack_back``); always False without the option."""
     pass_run: int
     """``stalemate_passes``: passes in a row this deal; always 0 without the option."""
+    lock_suits: int
+    """``lock``: the suits of the top play (``1 << suit``, 16 the joker's row beside all four;
+    0 for none or a lone joker); always 0 without the option."""
+    locked: bool
+    """``lock``: the trick is locked to ``lock_suits``; always False without the option."""
 
 
 @kernel(allocates=True)
@@ -139,8 +144,15 @@ def read(obs, b, off, rp, seen):  # type: ignore[no-untyped-def]
     pass_run = 0
     if rp[RuleParam.STALEMATE_PASSES] != 0:
         pass_run = _count(obs[b, off[ObsBlock.PASS_RUN]])
+    lock_suits = 0
+    locked = False
+    if rp[RuleParam.LOCK] != 0:
+        for i in range(LOCK_SIZE - 1):
+            if obs[b, off[ObsBlock.LOCK] + i] > 0.5:
+                lock_suits |= 1 << i
+        locked = obs[b, off[ObsBlock.LOCK] + LOCK_SIZE - 1] > 0.5
     return Turn(pk, ps, pr, rev, phase, last, jout, pending, row_rank, row_count, jack_back,
-                pass_run)
+                pass_run, lock_suits, locked)
 
 
 @kernel

@@ -15,12 +15,12 @@ compiled call per action that plays it and fills the next player's mask and obse
 >>> game.step(int(game.mask.nonzero()[0][0]))   # doctest: +SKIP
 
 Other layers' compiled code may call the engine's :func:`take_cards` (the cards an action takes
-from a hand) and key their own numba cache on :data:`KERNEL_SOURCES_HASH`
+from a hand) and :func:`play_suits` (the suits of a play, ``lock``) and key their own numba cache on :data:`KERNEL_SOURCES_HASH`
 (:mod:`president_env.core.jit`).
 """
 
 from president_env.core._kernels import SOURCES_HASH as KERNEL_SOURCES_HASH
-from president_env.core._kernels import take_cards
+from president_env.core._kernels import play_suits, take_cards
 from president_env.core.actions import ActionLayout
 from president_env.core.cards import format_hand, parse_hand
 from president_env.core.constants import Kind, Phase
@@ -44,6 +44,7 @@ __all__ = [
     "deal_hands",
     "format_hand",
     "parse_hand",
+    "play_suits",
     "rule_params",
     "take_cards",
 ]

@@ -7,7 +7,7 @@ as the 35 arrays of :class:`~president_env.core.engine.State` (read by name thro
 :func:`~president_env.core.rules.rule_params` (read through
 :class:`~president_env.core.rules.RuleParam`), the action layout as :class:`PlayTables` and
 :class:`MaskTables`. :mod:`president_env.core.engine` calls these after validating the inputs;
-the agents' kernels reuse :func:`take_cards`, :func:`is_bomb`, :func:`direction`,
+the agents' kernels reuse :func:`take_cards`, :func:`play_suits`, :func:`is_bomb`, :func:`direction`,
 :func:`next_active`, :func:`best_card` and :data:`SOURCES_HASH`.
 
 ==============  ===================================================================
@@ -44,6 +44,7 @@ from president_env.core._kernels._play import (
     direction,
     is_bomb,
     next_active,
+    play_suits,
     step_kernel,
     take_cards,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "observe_kernel",
     "parse_hands",
     "play_random_kernel",
+    "play_suits",
     "play_tables",
     "reset_where",
     "sample_legal",
