@@ -63,8 +63,8 @@ def keep_behaviour(sub: Path, policy: Path) -> Path:
 
 def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]:
     """The stages of one run in ``args.out`` (first collection and fit, or the policy
-    ``args.start``; DAgger and policy-iteration rounds): their record, the labels files of the last fit and its last
-    metrics."""
+    ``args.start``; DAgger and policy-iteration rounds): their record, the labels files of the
+    last fit and its last metrics."""
     out = Path(args.out)
     if args.start:
         with user_errors():
