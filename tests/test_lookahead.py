@@ -33,7 +33,7 @@ import torch
 
 from agents import HardAgent, load_agent
 from agents.expert import SeatMix
-from agents.policy import PolicyAgent, load_policy
+from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
 from president_env.cli import parse
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
@@ -342,6 +342,43 @@ def test_one_command_runs_dagger_then_policy_iteration_rounds(tmp_path: Path) ->
     assert all(float(r["vs_hard_lo"]) < float(r["vs_hard"]) < float(r["vs_hard_hi"])
                and 1 <= float(r["vs_hard"]) <= 4 for r in rows)
     assert (tmp_path / "rounds.png").stat().st_size > 10_000
+
+
+def test_a_run_started_from_a_policy_goes_on_with_its_rounds(tmp_path: Path) -> None:
+    """``--start P --pi-rounds 1``: no first collection nor fit; ``P`` plays the labelled seat
+    and plays on for it, and the round refits ``P`` itself on those labels only."""
+    _run(tmp_path / "a", 100, "--epochs", "1")
+    start = tmp_path / "a" / "policy.pt"
+    extra = ("--start", str(start), "--pi-rounds", "1", "--pi-decisions", "60",
+             "--round-epochs", "1")
+    last = _run(tmp_path / "b", 100, *extra)
+    pi = tmp_path / "b" / "pi_1"
+    assert not (tmp_path / "b" / DATA).exists()
+    assert (pi / "behaviour.pt").read_bytes() == start.read_bytes()
+    d = _played_by(pi, rollout="self")
+    _fitted_from(pi, [pi / DATA], start)
+    assert last["decisions"] == len(d["act"]) >= 60
+    assert (tmp_path / "b" / "policy.pt").read_bytes() == (pi / "policy.pt").read_bytes()
+    assert [r["stage"] for r in _stages(tmp_path / "b")] == stage_names(
+        parse(Args, list(extra))) == ["PI1"]
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    ((), "--pi-rounds"), (("--pi-rounds", "1", "--hidden", "64"), "--hidden 256"),
+    (("--pi-rounds", "1", "--union", "1"), "no --fit-only"),
+    (("--pi-rounds", "1", "--init", str(PPO)), "no --fit-only")])
+def test_a_start_without_rounds_or_of_another_width_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
+        says: str) -> None:
+    """``--start`` without rounds to go on with, with the first fit's options, or of another
+    width than ``--hidden``: refused before anything is collected."""
+    eng = Engine(HISTORY)
+    start = tmp_path / "start.pt"
+    save_policy(start, PolicyNet(eng.obs_size, eng.num_actions, 256), HISTORY)
+    with pytest.raises(SystemExit):
+        _run(tmp_path / "b", 100, "--start", str(start), *extra)
+    assert says in capsys.readouterr().err
+    assert not list((tmp_path / "b").rglob("*.npz"))
 
 
 RECIPE = ("--pi-rounds", "1", "--pi-decisions", "60", "--epochs", "1", "--lineages", "2",

@@ -10,7 +10,8 @@ The stages, each a collection of labels (``train.lookahead.collect``) and a fit 
 (``train.lookahead.fit``), recorded in ``OUT/rounds.csv`` and ``OUT/rounds.png`` (labels,
 seconds, held-out regret and, with ``--eval-deals``, the mean place against three Hard):
 
-* ``R0``: ``decisions`` labels of Hard's games, a fit from scratch (or ``--init``);
+* ``R0``: ``decisions`` labels of Hard's games, a fit from scratch (or ``--init``); with
+  ``--start``, none: the rounds below go on from that policy;
 * ``D<k>`` (``--rounds``, DAgger): the last policy plays the labelled seat; a fit from it on
   every label so far;
 * ``PI<k>`` (``--pi-rounds``, policy iteration): the last policy plays the labelled seat and
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from president_env.cli import arg, fraction, non_negative, output_dir, positive
+from president_env.cli import arg, fraction, input_file, non_negative, output_dir, positive
 from train.common.args import HistoryFitArgs
 from train.lookahead.collect import HARD, Collection, label_paths
 from train.lookahead.fit import Fit
@@ -71,6 +72,11 @@ class Args(HistoryFitArgs):
     and plays on for it in the rollouts (in ``pi_<k>/``); each fits on its own labels only."""
     pi_decisions: int = arg(800_000, positive)
     """Labelled decisions per policy-iteration round."""
+    start: str = arg("", input_file)
+    """Start from this policy instead of the first collection and fit (no stage ``R0``): the
+    DAgger and policy-iteration rounds go on from it (copied to ``OUT/policy.pt``), e.g. one
+    more policy-iteration round from a shipped checkpoint (``--start
+    agents/pretrained/lookahead.pt --pi-rounds 1``)."""
     lr: float = arg(1e-3, positive)
     """Adam learning rate of the first fit (annealed linearly to a tenth)."""
     epochs: int = arg(6, positive)
@@ -121,6 +127,12 @@ class Args(HistoryFitArgs):
         if self.fit_only and (self.resume or self.lineages > 1 or self.union):
             raise ValueError("--fit-only fits once on the labels there: no --resume, "
                              "--lineages or --union")
+        if self.start and (self.fit_only or self.init or self.union or self.also):
+            raise ValueError("--start replaces the first collection and fit: no --fit-only, "
+                             "--init, --also or --union")
+        if self.start and self.rounds == 1 and not self.pi_rounds:
+            raise ValueError("--start goes on with rounds from the policy: --rounds 2 or more, "
+                             "or --pi-rounds")
         if self.lineages > 1 and not self.union:
             raise ValueError(f"--lineages {self.lineages}: the runs are for the union fits "
                              "(--union)")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.policy import load_policy
 from president_env.cli import user_errors
 from president_env.core.rules import Rules
 from train.lookahead.args import Args
@@ -38,7 +39,7 @@ def recipe(args: Args, rules: Rules) -> dict[str, float]:
 
 def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
-    one = ["R0", *(f"D{k}" for k in range(1, args.rounds)),
+    one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
     if not args.union:
         return one
@@ -61,17 +62,28 @@ def keep_behaviour(sub: Path, policy: Path) -> Path:
 
 
 def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]:
-    """The stages of one run in ``args.out`` (first collection and fit, DAgger and
-    policy-iteration rounds): their record, the labels files of the last fit and its last
-    metrics."""
+    """The stages of one run in ``args.out`` (first collection and fit, or the policy
+    ``args.start``; DAgger and policy-iteration rounds): their record, the labels files of the
+    last fit and its last metrics."""
     out = Path(args.out)
-    first = args.collection(out, args.decisions, args.seed)
-    with user_errors():
-        first.check()
-    stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
-    files = collect_all(first) + [Path(a) for a in args.also]
-    last = stages.stage("R0", out, stages.lap(), partial(fit_files, args.first_fit(), rules,
-                                                         files))
+    if args.start:
+        with user_errors():
+            hidden = load_policy(args.start, rules)[0].hidden
+            if hidden != args.hidden:  # the rounds refit it: refused before they collect
+                raise ValueError(f"--start {args.start} has {hidden} hidden units: pass "
+                                 f"--hidden {hidden}")
+        stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
+        shutil.copyfile(args.start, out / "policy.pt")
+        files: list[Path] = []
+        last: dict[str, float] = {}
+    else:
+        first = args.collection(out, args.decisions, args.seed)
+        with user_errors():
+            first.check()
+        stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
+        files = collect_all(first) + [Path(a) for a in args.also]
+        last = stages.stage("R0", out, stages.lap(), partial(fit_files, args.first_fit(),
+                                                             rules, files))
     plan = [("D", k, args.dagger) for k in range(1, args.rounds)]
     plan += [("PI", k, args.pi_decisions) for k in range(1, args.pi_rounds + 1)]
     for kind, k, decisions in plan:
