@@ -16,8 +16,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +35,7 @@ from president_env.uecda.match import MatchConfig
 from president_env.uecda.moves import Public, ServerRules
 from president_env.uecda.protocol import Hand, Play
 from president_env.uecda.replay import action_for, action_play, game_hands, play_action, rules_for
-from president_env.uecda.seats import make_chooser, parse_seats
+from president_env.uecda.seats import TCP, make_chooser, parse_seats
 from president_env.uecda.server import UecdaServer
 
 SWITCHES = [ServerRules(), ServerRules(jack_back=True, six_reverses=True),
@@ -151,6 +153,25 @@ def test_a_hard_seat_plays_a_match_with_no_refused_play(tmp_path: Path) -> None:
     assert hard.disagreements == [] and hard.decisions >= summary.submissions[1]
     log = read_log(tmp_path / "m.log")
     assert len(log.games) == 20
+
+
+def test_the_client_command_seats_an_agent_over_tcp(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from president_env.uecda.cli import main
+
+    games = 4
+    server = UecdaServer([GreedyChooser(), RandomChooser(1), TCP, GreedyChooser(),
+                          RandomChooser(2)], MatchConfig(games=games, seed=9), port=0,
+                         log=tmp_path / "m.log", connect_timeout=60)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    main(["client", "--port", str(server.port), "--agent", "normal", "--timeout", "60"])
+    thread.join(60)
+    out = json.loads(capsys.readouterr().out)
+    log = read_log(tmp_path / "m.log")
+    assert log.players[2] == "normal" and out["player"] == 2
+    assert out["games"] == games and out["refused"] == 0 and out["plays"] > games * 3
+    assert out["places"] == [g.result.index(2) + 1 for g in log.games]
 
 
 def test_agent_specs_are_checked() -> None:
