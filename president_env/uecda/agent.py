@@ -49,17 +49,18 @@ from president_env.core.one_game import OneGame
 from president_env.core.rules import Rules
 from president_env.uecda.client import View
 from president_env.uecda.moves import CONTEST_RULES, EIGHT, ServerRules, legal_plays
-from president_env.uecda.protocol import Cell, Hand, Play
+from president_env.uecda.protocol import LOW_COLUMN, Cell, Hand, Play
 from president_env.uecda.replay import action_play, play_action, rules_for
-
-DIAMOND_THREE = NUM_SUITS * 0 + 1
-"""The engine's card id of the 3 of diamonds (rank 0; suits clubs, diamonds, hearts, spades)."""
 
 
 def card_id(cell: Cell) -> int:
     """The engine's card id of a natural card's cell (row S H D C, column 1..13)."""
     row, column = cell
     return (column - 1) * NUM_SUITS + NUM_SUITS - 1 - row
+
+
+DIAMOND_THREE = card_id((2, LOW_COLUMN))
+"""The engine's card id of the 3 of diamonds (its holder leads every game)."""
 
 
 def counts_of(cards: Sequence[Cell] | frozenset[Cell], joker: bool) -> npt.NDArray[np.int8]:
