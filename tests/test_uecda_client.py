@@ -377,7 +377,8 @@ def test_the_command_line_client_plays_and_prints_its_summary(
     ([], "usage: president-uecda client"),
     (["play"], "usage: president-uecda client|server"),
     (["client", "--name", "two words"], "--name 'two words': expected 1-15 printable ASCII"),
-    (["client", "--agent", "hard"], "--agent"),
+    (["client", "--agent", "hardest"], "--agent hardest: seat 'hardest': expected random"),
+    (["client", "--agent", "no/such.pt"], "no checkpoint file no/such.pt"),
     (["client", "--port", "0"], "--port 0: expected a number > 0"),
 ])
 def test_the_command_line_refuses_bad_arguments(argv: list[str], message: str,

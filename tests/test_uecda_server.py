@@ -513,7 +513,7 @@ def test_the_command_line_server_plays_and_prints_its_summary(
 
 @pytest.mark.parametrize("argv, message", [
     (["server", "--seats", "tcp,tcp"], "--seats needs 5 comma-separated seats"),
-    (["server", "--seats", "tcp,hard,tcp,tcp,tcp"], "seat 'hard': expected tcp, random"),
+    (["server", "--seats", "tcp,hardest,tcp,tcp,tcp"], "seat 'hardest': expected random"),
     (["server", "--seats", "tcp,random:x,tcp,tcp,tcp"], "seat 'random:x'"),
     (["server", "--rules", "12back"], "unknown '12back'; expected some of 11back, 6revers"),
     (["server", "--port", "70000"], "expected a port 0-65535"),

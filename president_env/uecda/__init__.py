@@ -13,6 +13,9 @@
   match, protocol and log byte for byte (TCP clients and in-process choosers at five seats;
   :mod:`~president_env.uecda.match` its deal, exchange, random numbers and log,
   :mod:`~president_env.uecda.seats` its connections); ``president-uecda server`` runs it.
+* :mod:`~president_env.uecda.agent`: :class:`~president_env.uecda.agent.AgentChooser`, any of
+  our agents (``hard``, ``expert``, a checkpoint, ...) as a chooser, deciding in the engine's
+  ``uecda`` position rebuilt from the client's view (``--agent`` and the server's seat specs).
 
 The server's rules and protocol, read from its source, are in
 ``docs/experiments/2026-12-04-uecda-server-rules.md``. The package imports only numpy and the

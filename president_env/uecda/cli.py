@@ -28,15 +28,16 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from president_env.cli import arg, fail, input_file, output_file, parse, positive, user_errors
-from president_env.uecda.client import Chooser, GreedyChooser, RandomChooser, play_match
+from president_env.uecda.client import Chooser, RandomChooser, play_match
 from president_env.uecda.moves import ServerRules
 from president_env.uecda.protocol import MAX_NAME, hello_table
+from president_env.uecda.seats import check_seat, make_chooser, parse_seats
 
 
 def _name(value: str) -> str | None:
@@ -47,18 +48,32 @@ def _name(value: str) -> str | None:
     return None
 
 
+def _error_of(check: Callable[[str], object], value: str) -> str | None:
+    """The message of the ValueError ``check(value)`` raises, or None."""
+    try:
+        check(value)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _agent(value: str) -> str | None:
+    return _error_of(check_seat, value)
+
+
 @dataclass
 class ClientArgs:
     host: str = "127.0.0.1"
     """The server's address."""
     port: int = arg(42485, positive)
     """The server's port (tndhms's default 42485)."""
-    agent: Literal["random", "greedy"] = "random"
-    """The chooser: random (uniform over the legal submissions) or greedy (the weakest play)."""
+    agent: str = arg("random", _agent)
+    """The chooser: random (uniform over the legal submissions), greedy (the weakest play), or
+    one of our agents (hard, expert, normal, easy, a shipped policy or a checkpoint path)."""
     name: str = arg("", _name)
     """The name sent to the server (the server keeps 9 characters); default: the agent's."""
     seed: int = 0
-    """The random chooser's seed."""
+    """The random chooser's (or our agent's) seed."""
     lone_joker: Literal["one", "all"] = "one"
     """The random chooser: count a lone joker once, or in each of the 60 cells it may stand in."""
     timeout: float = arg(30.0, positive)
@@ -85,13 +100,7 @@ def _rules(value: tuple[str, ...]) -> str | None:
 
 
 def _seats(value: str) -> str | None:
-    from president_env.uecda.seats import parse_seats
-
-    try:
-        parse_seats(value)
-    except ValueError as e:
-        return str(e)
-    return None
+    return _error_of(parse_seats, value)
 
 
 def _port(value: int | None) -> str | None:
@@ -106,7 +115,8 @@ def _seed(value: int | None) -> str | None:
 class ServerArgs:
     seats: str = arg("tcp,tcp,tcp,tcp,tcp", _seats)
     """Players 0-4, comma-separated: tcp (a client that connects; in connect order), random,
-    random:SEED or greedy (in-process)."""
+    random:SEED, greedy, or one of our agents (hard, expert, normal, easy, a shipped policy or
+    a checkpoint path; in-process)."""
     host: str = "127.0.0.1"
     """The address to listen on (0.0.0.0 for every interface)."""
     port: int | None = arg(None, _port)
@@ -134,7 +144,7 @@ class ServerArgs:
 
 def _serve(args: ServerArgs) -> None:
     from president_env.uecda.match import MatchConfig, default_log_path, read_cfg
-    from president_env.uecda.seats import TCP, make_chooser, parse_seats
+    from president_env.uecda.seats import TCP
     from president_env.uecda.server import DEFAULT_PORT, UecdaServer
 
     with user_errors():
@@ -212,10 +222,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail("usage: president-uecda client|server|replay ... (see president-uecda client "
              "--help, president-uecda server --help, president-uecda replay --help)")
     args = parse(ClientArgs, argv[1:], prog="president-uecda client")
-    chooser: Chooser = RandomChooser(args.seed, args.lone_joker) if args.agent == "random" \
-        else GreedyChooser()
     with user_errors():
-        result = play_match(args.host, args.port, args.name or args.agent, chooser,
+        chooser: Chooser = RandomChooser(args.seed, args.lone_joker) if args.agent == "random" \
+            else make_chooser(args.agent, args.seed)
+        name = args.name or (args.agent if _name(args.agent) is None else "agent")
+        result = play_match(args.host, args.port, name, chooser,
                             rules=ServerRules(runs=args.runs), timeout=args.timeout)
     places = [order.index(result.player) + 1 if result.player in order else 0
               for order in result.finish_orders]

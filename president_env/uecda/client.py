@@ -13,8 +13,8 @@ asking a **chooser** for each decision. A chooser is any object with two methods
 The view holds the hand, the field and flags (:class:`~president_env.uecda.moves.Public`),
 the cards left to each player, the classes, the seat order, and ``history``: every submission
 of this game so far, ``(player, play)``, ``play`` ``None`` for a pass or a refused play (told
-apart from an accepted play by the mover's count of cards in the field message). An adapter
-over the engine's agents plugs in as one more chooser.
+apart from an accepted play by the mover's count of cards in the field message). Our engine's
+agents plug in as one more chooser (:class:`president_env.uecda.agent.AgentChooser`).
 
 Two choosers ship: :class:`RandomChooser` (uniform over the legal submissions, counting the
 lone joker once, seeded) and :class:`GreedyChooser` (the weakest legal play, keeping the joker

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from president_env.core.actions import ActionLayout
-from president_env.core.constants import JOKER, JOKER_ROW, NUM_SUITS
+from president_env.core.constants import JOKER, JOKER_ROW, NUM_SUITS, Kind
 from president_env.core.engine import Engine
 from president_env.core.one_game import OneGame
 from president_env.core.rules import Rules
@@ -46,6 +46,8 @@ from president_env.records.recorder import GameRecorder
 from president_env.uecda.game import hands_after_exchange, read_refused
 from president_env.uecda.log import NO_SUIT, NUM_PLAYERS, UecdaGame, UecdaLog, UecdaMove, read_log
 from president_env.uecda.moves import ServerRules
+from president_env.uecda.protocol import JOKER_ROW as ROW_OF_JOKER
+from president_env.uecda.protocol import Play
 
 STALEMATE = 20
 """The server's passes in a row that end a game."""
@@ -108,6 +110,49 @@ def action_for(layout: ActionLayout, move: UecdaMove) -> int | None:
         return layout.run_action(suit, bottom, length, jrank - bottom if jokers else -1)
     except ValueError:
         return None
+
+
+def play_action(layout: ActionLayout, play: Play) -> int | None:
+    """The engine's exact action of a submission's table (:func:`action_for` of the same
+    cards, the joker standing where the table puts it); ``None`` as there."""
+    if play.is_pass:
+        return 0
+    counts = np.zeros(JOKER + 1, np.int8)
+    for row, column in play.cards:
+        counts[(column - 1) * NUM_SUITS + NUM_SUITS - 1 - row] = 1
+    joker_as: tuple[tuple[int | None, int], ...] = ()
+    if play.joker is not None:
+        counts[JOKER] = 1
+        row, column = play.joker
+        joker_as = ((column - 1, NO_SUIT if row == ROW_OF_JOKER else NUM_SUITS - 1 - row),)
+    return action_for(layout, UecdaMove(-1, counts, joker_as))
+
+
+def action_play(layout: ActionLayout, action: int) -> Play:
+    """The table of the engine's exact action ``action`` (a set, a run, the lone joker at
+    ``[0][0]`` as the kit's client sends it, or the pass): the inverse of :func:`play_action`.
+    ValueError for an action that plays no cards of a hand (a give or an ask) or without
+    ``exact_plays``."""
+    a = layout.check(action)
+    kind = layout.kind[a]
+    if a == 0:
+        return Play()
+    if kind == Kind.JOKERS and layout.size[a] == 1:
+        return Play((), (0, 0))
+    if not layout.rules.exact_plays or kind not in (Kind.SET, Kind.RUN):
+        raise ValueError(f"{layout.name(a)} is no exact submission of these rules")
+    rank, suit, joker = int(layout.rank[a]), int(layout.suit[a]), int(layout.card[a])
+    if kind == Kind.SET:
+        cards = tuple((NUM_SUITS - 1 - u, rank + 1) for u in range(NUM_SUITS) if suit >> u & 1)
+        if joker < 0:
+            return Play(cards)
+        return Play(cards, (ROW_OF_JOKER if joker == JOKER_ROW else NUM_SUITS - 1 - joker,
+                            rank + 1))
+    row = NUM_SUITS - 1 - suit
+    cells = [(row, rank + 1 + i) for i in range(int(layout.size[a]))]
+    if joker < 0:
+        return Play(tuple(cells))
+    return Play(tuple(c for i, c in enumerate(cells) if i != joker), cells[joker])
 
 
 @dataclass(frozen=True)
@@ -272,5 +317,6 @@ def summary(result: ReplayResult, name: str = "") -> str:
             + (f"; mismatches: {kinds}" if kinds else ""))
 
 
-__all__: Sequence[str] = ("Mismatch", "ReplayResult", "action_for", "game_hands", "replay_file",
-                          "replay_game", "replay_log", "rules_for", "summary", "write_record")
+__all__: Sequence[str] = ("Mismatch", "ReplayResult", "action_for", "action_play", "game_hands",
+                          "play_action", "replay_file", "replay_game", "replay_log", "rules_for",
+                          "summary", "write_record")

@@ -10,6 +10,7 @@ import contextlib
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from president_env.uecda.client import Chooser, GreedyChooser, RandomChooser
 from president_env.uecda.match import Raw, decode_raw
@@ -102,25 +103,54 @@ class PlayerLink:
         self.sock.close()
 
 
-def make_chooser(spec: str, seed: int) -> Chooser:
-    """An in-process chooser from a seat spec: ``random`` (seeded with ``seed``), ``random:S``
-    (seed S) or ``greedy``."""
+BUILT_IN = ("random", "random:SEED", "greedy")
+"""The seat specs of the client's own choosers."""
+
+
+def check_seat(spec: str) -> None:
+    """A ValueError unless ``spec`` names a chooser: ``random``, ``random:SEED``, ``greedy``, or
+    an agent of ours (:func:`agents.load_agent`: ``hard``, ``expert``, ``normal``, ``easy``, a
+    shipped policy, a checkpoint path that exists). A checkpoint is loaded only by
+    :func:`make_chooser`."""
     kind, _, arg = spec.partition(":")
-    if kind == "random" and (not arg or arg.isdigit()):
+    if (kind == "random" and (not arg or arg.isdigit())) or spec == "greedy":
+        return
+    from agents import agent_names, base_spec, is_checkpoint_spec
+
+    name = base_spec(spec)
+    if is_checkpoint_spec(name):
+        if not Path(name).is_file():
+            raise ValueError(f"seat {spec!r}: no checkpoint file {name}")
+        return
+    if name.lower() not in agent_names():
+        raise ValueError(f"seat {spec!r}: expected {', '.join(BUILT_IN)}, one of our agents "
+                         f"({', '.join(agent_names())}) or a checkpoint path")
+
+
+def make_chooser(spec: str, seed: int) -> Chooser:
+    """An in-process chooser from a seat spec (:func:`check_seat`): ``random`` (seeded with
+    ``seed``), ``random:S`` (seed S), ``greedy``, or an agent of ours in an
+    :class:`~president_env.uecda.agent.AgentChooser` (seeded with ``seed``)."""
+    check_seat(spec)
+    kind, _, arg = spec.partition(":")
+    if kind == "random":
         return RandomChooser(int(arg) if arg else seed)
-    if kind == "greedy" and not arg:
+    if spec == "greedy":
         return GreedyChooser()
-    raise ValueError(f"seat {spec!r}: expected tcp, random, random:SEED or greedy")
+    from president_env.uecda.agent import AgentChooser
+
+    return AgentChooser(spec, seed)
 
 
 def parse_seats(text: str) -> list[str]:
-    """Five comma-separated seat specs (``tcp``, ``random``, ``random:SEED``, ``greedy``), in
-    player order; each is checked."""
+    """Five comma-separated seat specs (``tcp`` or a chooser's, :func:`check_seat`), in player
+    order; each is checked."""
     seats = [s.strip() for s in text.split(",")]
     if len(seats) != NUM_PLAYERS:
         raise ValueError(f"--seats needs {NUM_PLAYERS} comma-separated seats (tcp, random, "
-                         f"random:SEED, greedy); got {len(seats)}: {text!r}")
+                         f"random:SEED, greedy, or an agent: hard, expert, ...); got "
+                         f"{len(seats)}: {text!r}")
     for s in seats:
         if s != TCP:
-            make_chooser(s, 0)
+            check_seat(s)
     return seats
