@@ -8,7 +8,7 @@ state arrays alone takes ~2 us), not the work; this kernel does in one call what
 Two bodies, the same statements: :func:`advance_kernel` calls the step, mask and observation
 kernels (each compiled once, shared with the batched calls: what Python calls on a state that
 cannot be handed over by address), and :func:`advance_inline` has them inlined, for the
-compiled one-game paths (``one_advance``, ``advance_at`` in :mod:`._one`). Handing the 33-array
+compiled one-game path (``advance_at`` in :mod:`._one`, which ``one_advance`` calls). Handing the 33-array
 state tuple from one compiled function to another that is not inlined costs, at a batch of
 one, more than the step itself: in a compiled loop of whole games, 2.7 us per step through
 ``advance_kernel`` called as a function, 1.07 us with it inlined, 0.44 us with the three

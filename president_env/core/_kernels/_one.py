@@ -5,9 +5,12 @@ Typing and unboxing the 35 state arrays and the 11 table arrays that
 Python, more than the game's own work (~2 us). :func:`one_advance` takes instead one int64
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
 (:data:`SLOT` int64 each: address, then up to 3 dimensions), then the integers of the mask
-tables and the number of deals; it rebuilds the arrays as views in compiled code (no copy) and
-calls ``advance_inline`` (``advance_kernel`` inlined) with the arguments ``Engine.advance``
-gives it. A call then unboxes three small arrays: ~0.5 us.
+tables and the number of deals; it rebuilds the table arrays as views in compiled code (no
+copy) and calls :func:`advance_at` (``advance_kernel`` inlined, on the state arrays of the
+spec) with the arguments ``Engine.advance`` gives it. A call then unboxes three small arrays:
+~0.5 us. ``advance_at`` is a compiled call, not inlined a second time: one copy of the step,
+mask and observation code serves both paths (inlined twice, it was over a third of the warm-up's
+compile on a clean cache), and its arguments are a few arrays, not the state's 33.
 
 The spec is built by :class:`president_env.core.one_game.OneGame`, which holds every array
 it points to (the state, whose fields are never rebound, and the engine's tables) for as long
@@ -153,10 +156,9 @@ def state_spec(arrays: Sequence[np.ndarray]) -> npt.NDArray[np.int64] | None:
 
 @kernel
 def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
-    """``advance_kernel`` on the arrays of ``spec`` (see the module docstring): game 0 takes
+    """``advance_at`` on the arrays of ``spec`` (see the module docstring): game 0 takes
     ``action`` (unless < 0), ``mask`` and ``obs`` receive the next player's; returns that
     player (-1 once the game is over)."""
-    arrays = state_arrays(spec)
     t = NUM_STATE  # the tables follow the state
     rp = _a1(spec, t, np.int64)
     play = (_a1(spec, t + 1, np.int64), _a1(spec, t + 2, np.int64), _a1(spec, t + 3, np.int64),
@@ -166,7 +168,7 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
             _a1(spec, t + 9, np.int64),
             spec[n], spec[n + 1], spec[n + 2], spec[n + 3], spec[n + 4], spec[n + 5], spec[n + 6])
     off = _a1(spec, t + 10, np.int64)
-    return advance_inline(rp, play, runs, off, spec[n + 7], arrays, action, mask, obs)
+    return advance_at(rp, play, runs, off, spec[n + 7], spec, action, mask, obs)
 
 
 @kernel
