@@ -150,6 +150,14 @@ def test_a_figure_edited_in_the_prose_or_the_data_is_caught(tmp_path: Path) -> N
      "aec_strength.csv line 2: expert_budget '64x12' is not '-' (no Expert in this row)"),
     ("probe.csv", {"target": "ppo"}, {"mean_place_hi": "2.5"},
      "probe.csv line 5: mean_place 2.645 is not inside [2.621, 2.5]"),
+    ("uecda_strength.csv", {"agent": "sample#2", "opponents": "1 hard+3 sample"},
+     {"mean_rank": "3.100"}, "the mean ranks of the hard match sum to 14.924, not 15"),
+    ("uecda_strength.csv", {"agent": "expert"}, {"ci_high": "1.590"},
+     "uecda_strength.csv line 7: mean_rank 1.595 is not inside [1.535, 1.59]"),
+    ("uecda_strength.csv", {"agent": "sample#3", "opponents": "1 expert+3 sample"},
+     {"agent": "sample#5"}, "the expert match is not expert vs '4 sample' followed by"),
+    ("uecda_strength.csv", {"agent": "expert"}, {"expert_budget": "-"},
+     "uecda_strength.csv line 7: expert_budget '-' is not SAMPLESxSTEPS"),
 ])
 def test_malformed_data_is_reported(tmp_path: Path, file: str, match: dict[str, str],
                                     changes: dict[str, str], says: str) -> None:

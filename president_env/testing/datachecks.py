@@ -139,6 +139,7 @@ def data_problems(data: Path = ROOT / DATA) -> list[str]:
     out += _budget_problems("shipped_policies.csv", shipped, lambda r: r["opponents"] == "expert")
     out += _budget_problems("aec_strength.csv", read_csv(data, "aec_strength.csv"),
                             lambda r: "expert" in (r["agent"], r["opponents"]))
+    out += _uecda_problems(read_csv(data, "uecda_strength.csv"))
     return out + _ppo_eval_problems(data, shipped) + _benchmark_problems(data)
 
 
@@ -176,3 +177,41 @@ def _aec_problems(data: Path) -> list[str]:
                        f"aec_places.csv are not deals 0..{int(r['deals']) - 1} x "
                        f"{r['players']} seats")
     return out
+
+
+def uecda_matches(rows: list[Row]) -> list[list[Row]]:
+    """The matches of ``uecda_strength.csv``: each is our agent's row (``opponents`` "4
+    sample") and the rows of the four sample clients after it."""
+    out: list[list[Row]] = []
+    for r in rows:
+        if r["agent"].startswith("sample#") and out:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def _uecda_problems(rows: list[Row]) -> list[str]:
+    """Each match of ``uecda_strength.csv`` is our agent and four sample clients over the same
+    games, with every mean inside its interval, the five mean ranks summing to 15 (the places
+    1 to 5 of every game), and its Expert's budget named."""
+    name = "uecda_strength.csv"
+    out = []
+    for line, r in enumerate(rows, start=2):
+        m, lo, hi = (float(r[k]) for k in ("mean_rank", "ci_low", "ci_high"))
+        if not 1 <= lo <= m <= hi <= 5:
+            out.append(f"{name} line {line}: mean_rank {m} is not inside [{lo}, {hi}] within 1..5")
+    for match in uecda_matches(rows):
+        agent = match[0]["agent"]
+        want = [f"sample#{i}" for i in range(1, 5)]
+        if (match[0]["opponents"] != "4 sample" or [r["agent"] for r in match[1:]] != want
+                or any(r["opponents"] != f"1 {agent}+3 sample" for r in match[1:])):
+            out.append(f"{name}: the {agent} match is not {agent} vs '4 sample' followed by "
+                       f"{', '.join(want)} vs '1 {agent}+3 sample'")
+            continue
+        if len({r["games"] for r in match}) != 1 or len({r["expert_budget"] for r in match}) != 1:
+            out.append(f"{name}: the rows of the {agent} match differ in games or budget")
+        total = sum(float(r["mean_rank"]) for r in match)
+        if abs(total - 15) > 0.0026:  # five means rounded to 3 decimals
+            out.append(f"{name}: the mean ranks of the {agent} match sum to {total:.3f}, not 15")
+    return out + _budget_problems(name, rows, lambda r: "expert" in r["agent"] + r["opponents"])

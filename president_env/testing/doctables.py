@@ -47,6 +47,7 @@ from president_env.testing.datachecks import (
     figure_ratio,
     read_benchmarks,
     read_csv,
+    uecda_matches,
 )
 
 
@@ -281,6 +282,21 @@ def benchmark_ratios_table(data: Path) -> str:
     return _table(["ratio (same run)", "1 thread", "2 threads", "target"], body)
 
 
+def uecda_table(data: Path) -> str:
+    """Our agents at the UECda standard server, each against four of its sample clients."""
+    body = []
+    for match in uecda_matches(read_csv(data, "uecda_strength.csv")):
+        ours, samples = match[0], sorted(float(r["mean_rank"]) for r in match[1:])
+        body.append([f"`{ours['agent']}`", f"{int(ours['games']):,}",
+                     f"**{float(ours['mean_rank']):.3f}** [{float(ours['ci_low']):.3f}, "
+                     f"{float(ours['ci_high']):.3f}]", ours["refused"],
+                     f"{samples[0]:.3f}-{samples[-1]:.3f}",
+                     f"{sum(int(r['refused']) for r in match[1:])}", ours["server"],
+                     _budget(ours)])
+    return _table(["our agent", "games", "mean rank, 95% CI", "refused plays", "samples' mean ranks",
+                   "samples' refused", "server", "Expert's budget"], body)
+
+
 TABLES: dict[str, Callable[[Path], str]] = {
     "options": lambda data: options_table(),
     "presets": lambda data: presets_table(),
@@ -296,6 +312,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "benchmarks": benchmarks_table,
     "benchmarks_summary": benchmarks_summary_table,
     "benchmark_ratios": benchmark_ratios_table,
+    "uecda": uecda_table,
 }
 """The generated tables, by marker name; each is made from the data folder (``docs/data``)."""
 
@@ -303,7 +320,7 @@ FILES: dict[str, tuple[str, ...]] = {
     "docs/rules.md": ("options", "presets"),
     "README.md": ("presets_summary", "ladder", "expert", "shipped", "benchmarks_summary"),
     "docs/results.md": ("ladder_full", "expert_full", "aec", "shipped_full", "probe",
-                        "benchmarks", "benchmark_ratios"),
+                        "uecda", "benchmarks", "benchmark_ratios"),
 }
 """The tables each file (relative to the project root) must hold."""
 
