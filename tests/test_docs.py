@@ -150,6 +150,12 @@ def test_a_figure_edited_in_the_prose_or_the_data_is_caught(tmp_path: Path) -> N
      "aec_strength.csv line 2: expert_budget '64x12' is not '-' (no Expert in this row)"),
     ("probe.csv", {"target": "ppo"}, {"mean_place_hi": "2.5"},
      "probe.csv line 5: mean_place 2.645 is not inside [2.621, 2.5]"),
+    ("uecda_strength.csv", {"agent": "hard"}, {"ci_low": "2.0"},
+     "uecda_strength.csv line 2: mean_rank 1.99 is not inside [2.0, 2.065]"),
+    ("uecda_strength.csv", {"agent": "expert"}, {"agent": "runs/nowhere/policy.pt"},
+     "uecda_strength.csv line 7: agent 'runs/nowhere/policy.pt' is no sample#k"),
+    ("uecda_strength.csv", {"agent": "sample#4", "opponents": "1 hard+3 sample"},
+     {"agent": "sample#5"}, "uecda_strength.csv line 6: agent 'sample#5' is no sample#k"),
 ])
 def test_malformed_data_is_reported(tmp_path: Path, file: str, match: dict[str, str],
                                     changes: dict[str, str], says: str) -> None:

@@ -32,6 +32,11 @@ AEC_RUNS = (("expert", "hard"), ("policy", "hard"), ("policy", "expert"))
 """The (agent, opponents) measured through the PettingZoo env, 4-player ``standard``
 (``docs/data/aec_strength.csv``, every game in ``aec_places.csv``: ``train.eval.aec``)."""
 
+UECDA_SAMPLE = re.compile(r"sample#[1-4]")
+"""A seat of the UECda kit's sample client in ``uecda_strength.csv`` (player 1-4)."""
+EXPERIMENTS = ROOT / "docs" / "experiments"
+"""The experiment notes, where a command that trains an unshipped checkpoint is documented."""
+
 Row = dict[str, str]
 
 
@@ -139,7 +144,33 @@ def data_problems(data: Path = ROOT / DATA) -> list[str]:
     out += _budget_problems("shipped_policies.csv", shipped, lambda r: r["opponents"] == "expert")
     out += _budget_problems("aec_strength.csv", read_csv(data, "aec_strength.csv"),
                             lambda r: "expert" in (r["agent"], r["opponents"]))
+    out += _uecda_problems(read_csv(data, "uecda_strength.csv"))
     return out + _ppo_eval_problems(data, shipped) + _benchmark_problems(data)
+
+
+def _uecda_problems(rows: list[Row], notes: Path = EXPERIMENTS) -> list[str]:
+    """Each match row of ``uecda_strength.csv`` has its mean rank inside its interval, and
+    names its agent so that a user can seat it again: a sample client (``sample#k``), an agent
+    ``agents.load_agent`` resolves by name, or a checkpoint that is not shipped, named by the
+    path that a command in the experiment notes (``notes``) writes: under its ``--out``."""
+    from agents import agent_names
+
+    outs = {m for f in sorted(notes.glob("*.md"))
+            for m in re.findall(r"python -m train\.\S+ [^`]*?--out (\S+)", f.read_text())}
+    out = []
+    for line, r in enumerate(rows, start=2):
+        m, lo, hi = (float(r[k]) for k in ("mean_rank", "ci_low", "ci_high"))
+        if not lo <= m <= hi:
+            out.append(f"uecda_strength.csv line {line}: mean_rank {m} is not inside [{lo}, {hi}]")
+        agent = r["agent"]
+        named = UECDA_SAMPLE.fullmatch(agent) or agent in agent_names()
+        trained = agent.endswith(".pt") and any(agent.startswith(o.rstrip("/") + "/")
+                                                for o in outs)
+        if not (named or trained):
+            out.append(f"uecda_strength.csv line {line}: agent {agent!r} is no sample#k, no "
+                       "agent name and no checkpoint under the --out of a training command in "
+                       f"{notes.name}/")
+    return out
 
 
 def _budget_problems(name: str, rows: list[Row], has_expert: Callable[[Row], bool]) -> list[str]:
