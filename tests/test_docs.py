@@ -158,6 +158,12 @@ def test_a_figure_edited_in_the_prose_or_the_data_is_caught(tmp_path: Path) -> N
      {"agent": "sample#5"}, "the expert match is not expert vs '4 sample' followed by"),
     ("uecda_strength.csv", {"agent": "expert"}, {"expert_budget": "-"},
      "uecda_strength.csv line 7: expert_budget '-' is not SAMPLESxSTEPS"),
+    ("uecda_strength.csv", {"agent": "hard"}, {"ci_low": "2.0"},
+     "uecda_strength.csv line 2: mean_rank 1.99 is not inside [2.0, 2.065]"),
+    ("uecda_strength.csv", {"agent": "expert"}, {"agent": "runs/nowhere/policy.pt"},
+     "uecda_strength.csv line 7: agent 'runs/nowhere/policy.pt' is no sample#k"),
+    ("uecda_strength.csv", {"agent": "sample#4", "opponents": "1 hard+3 sample"},
+     {"agent": "sample#5"}, "uecda_strength.csv line 6: agent 'sample#5' is no sample#k"),
 ])
 def test_malformed_data_is_reported(tmp_path: Path, file: str, match: dict[str, str],
                                     changes: dict[str, str], says: str) -> None:

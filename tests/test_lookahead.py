@@ -207,6 +207,23 @@ def test_the_opponents_play_the_table(tmp_path: Path) -> None:
     assert (HardAgent(HISTORY).act_batch(obs, d["mask"]) != d["act"]).any()
 
 
+@pytest.mark.parametrize(("preset", "players"), [("uecda", 5), ("daifugo", 4)])
+def test_action_ids_past_127_are_kept(tmp_path: Path, preset: str, players: int) -> None:
+    """Presets with runs have more actions than an int8 holds (``uecda``: 2,606, 5 players;
+    ``daifugo``: 345): the labels keep Hard's own actions, ids above 127 among them (they
+    wrapped to negative ids before), and a fit and its regret read them."""
+    last = _run(tmp_path, 300, "--preset", preset, "--num-players", str(players), "--epochs", "1")
+    rules = Rules.preset(preset, num_players=players, observation="history")
+    d = _labels(tmp_path / DATA)
+    assert Engine(rules).num_actions > 128 and d["act"].max() > 127
+    assert d["mask"][np.arange(len(d["act"])), d["act"]].all()
+    assert (HardAgent(rules).act_batch(d["obs"].astype(np.float32), d["mask"]) == d["act"]).all()
+    assert last["decisions"] == len(d["act"]) and 0 <= last["train_behaviour_regret"] <= 4
+    pick = PolicyAgent.load(tmp_path / "policy.pt", rules).act_batch(
+        d["obs"].astype(np.float32), d["mask"])
+    assert d["mask"][np.arange(len(pick)), pick].all()
+
+
 @pytest.mark.parametrize("opponents", ["hard:0", "nosuch", "self:1,hard:-1"])
 def test_opponents_of_no_weight_or_no_name_are_refused(tmp_path: Path, opponents: str) -> None:
     with pytest.raises(ValueError):

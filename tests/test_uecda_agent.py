@@ -155,6 +155,31 @@ def test_a_hard_seat_plays_a_match_with_no_refused_play(tmp_path: Path) -> None:
     assert len(log.games) == 20
 
 
+def test_a_checkpoint_seat_plays_on_one_torch_thread(tmp_path: Path) -> None:
+    """A checkpoint trained for the ``uecda`` preset (an untrained network here) is seated by
+    its path, plays legal tables only, and runs torch on one thread (see
+    :func:`~president_env.uecda.agent.one_torch_thread`)."""
+    torch = pytest.importorskip("torch")
+    from agents.policy import PolicyNet, save_policy
+
+    rules = rules_for(ServerRules())
+    eng = engine_for(rules)
+    torch.manual_seed(0)
+    save_policy(tmp_path / "p.pt", PolicyNet(eng.obs_size, eng.num_actions, 32), rules)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        policy = AgentChooser(str(tmp_path / "p.pt"), 0, strict=True)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    seats: list[Chooser] = [RandomChooser(1), GreedyChooser(), policy, GreedyChooser(),
+                            RandomChooser(2)]
+    summary = UecdaServer(seats, MatchConfig(games=6, seed=3), log=tmp_path / "m.log").run()
+    assert summary.incidents == [] and summary.games == 6 and summary.refused[2] == 0
+    assert policy.disagreements == [] and policy.decisions >= summary.submissions[2] > 6
+
+
 def test_the_client_command_seats_an_agent_over_tcp(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     from president_env.uecda.cli import main

@@ -32,6 +32,11 @@ AEC_RUNS = (("expert", "hard"), ("policy", "hard"), ("policy", "expert"))
 """The (agent, opponents) measured through the PettingZoo env, 4-player ``standard``
 (``docs/data/aec_strength.csv``, every game in ``aec_places.csv``: ``train.eval.aec``)."""
 
+UECDA_SAMPLE = re.compile(r"sample#[1-4]")
+"""A seat of the UECda kit's sample client in ``uecda_strength.csv`` (player 1-4)."""
+EXPERIMENTS = ROOT / "docs" / "experiments"
+"""The experiment notes, where a command that trains an unshipped checkpoint is documented."""
+
 Row = dict[str, str]
 
 
@@ -191,16 +196,30 @@ def uecda_matches(rows: list[Row]) -> list[list[Row]]:
     return out
 
 
-def _uecda_problems(rows: list[Row]) -> list[str]:
+def _uecda_problems(rows: list[Row], notes: Path = EXPERIMENTS) -> list[str]:
     """Each match of ``uecda_strength.csv`` is our agent and four sample clients over the same
     games, with every mean inside its interval, the five mean ranks summing to 15 (the places
-    1 to 5 of every game), and its Expert's budget named."""
+    1 to 5 of every game), and its Expert's budget named. Each agent is one a user can seat
+    again: a sample client (``sample#k``), an agent ``agents.load_agent`` resolves by name, or
+    a checkpoint that is not shipped, named by the path that a command in the experiment notes
+    (``notes``) writes: under its ``--out``."""
+    from agents import agent_names
+
     name = "uecda_strength.csv"
+    outs = {m for f in sorted(notes.glob("*.md"))
+            for m in re.findall(r"python -m train\.\S+ [^`]*?--out (\S+)", f.read_text())}
     out = []
     for line, r in enumerate(rows, start=2):
         m, lo, hi = (float(r[k]) for k in ("mean_rank", "ci_low", "ci_high"))
         if not 1 <= lo <= m <= hi <= 5:
             out.append(f"{name} line {line}: mean_rank {m} is not inside [{lo}, {hi}] within 1..5")
+        agent = r["agent"]
+        named = UECDA_SAMPLE.fullmatch(agent) or agent in agent_names()
+        trained = agent.endswith(".pt") and any(agent.startswith(o.rstrip("/") + "/")
+                                                for o in outs)
+        if not (named or trained):
+            out.append(f"{name} line {line}: agent {agent!r} is no sample#k, no agent name and "
+                       f"no checkpoint under the --out of a training command in {notes.name}/")
     for match in uecda_matches(rows):
         agent = match[0]["agent"]
         want = [f"sample#{i}" for i in range(1, 5)]

@@ -180,6 +180,16 @@ def give_back(hand: Hand, count: int) -> Play:
     return Play(tuple(chosen))
 
 
+def one_torch_thread() -> None:
+    """Run torch's work on one thread, when a checkpoint loaded torch. A chooser decides one
+    position at a time: a pool of threads only adds barriers, where its threads spin while
+    another process holds the other core (a 5-player policy's forward took 10 ms on torch's 2
+    threads, 1.3 ms on one, on a loaded 2-core machine; a 20-game match at ``tndhms``, 456 s)."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
 class AgentChooser:
     """One of our agents as a UECda chooser (the module docstring): ``spec`` as
     :func:`agents.load_agent` reads it, ``seed`` its seed. ``decisions`` counts the plays
@@ -200,6 +210,7 @@ class AgentChooser:
 
         if server_rules not in self._agents:
             self._agents[server_rules] = load_agent(self.spec, rules_for(server_rules), self.seed)
+            one_torch_thread()
         return self._agents[server_rules]
 
     def rules(self, server_rules: ServerRules = CONTEST_RULES) -> Rules:

@@ -88,6 +88,12 @@ class Collection:
             self.labels(part)
 
 
+def act_dtype(num_actions: int) -> type[np.integer[Any]]:
+    """The type the actions taken are kept in: int8 while every action id fits (up to 127, as
+    in every preset without runs), else int16 (the ``uecda`` preset's 2,606 actions)."""
+    return np.int8 if num_actions <= 128 else np.int16
+
+
 def label_paths(out: Path, workers: int) -> list[Path]:
     """The labels files of a collection into ``out`` by ``workers`` side by side."""
     if workers == 1:
@@ -173,7 +179,7 @@ def collect(job: Collection, data: Labels, decisions: int, part: int = 0) -> Non
         rows = np.flatnonzero(mine & (mask.sum(axis=1) > 1))
         if len(rows):
             data.add(obs=obs[rows].astype(np.float16), mask=mask[rows].copy(),
-                     act=act[rows].astype(np.int8),
+                     act=act[rows].astype(act_dtype(eng.num_actions)),
                      place=label_places(eng, mix.take(rows), st, rows, mask[rows], own))
             bar.update(len(rows))
         if len(data) - saved >= SAVE_EVERY:

@@ -60,7 +60,9 @@ def regret(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor, place: torch.T
 
 class Labels:
     """The labelled decisions: ``obs`` (float16, exact for the observation's values),
-    ``mask``, ``act`` (the action taken) and ``place`` (int8 per action, -1 where illegal)."""
+    ``mask``, ``act`` (the action taken: int8, or int16 where the ids do not fit, see
+    :func:`train.lookahead.collect.act_dtype`) and ``place`` (int8 per action, -1 where
+    illegal)."""
 
     def __init__(self, rules: Rules, behaviour: str, path: Path | None,
                  rollout: str = "hard", opponents: str = "hard") -> None:
