@@ -10,7 +10,7 @@
 * The standard observation is unchanged: the same seeds play the same games under either
   option, and the standard observation is the prefix of the history one. Under
   ``"standard"`` the three fields are not kept: the engine makes them of size 0 (a 4-player
-  game: 714 bytes, not 1,170); an engine with the history refuses such a state, a standard
+  game: 720 bytes, not 1,176); an engine with the history refuses such a state, a standard
   engine plays a state with the history as one without.
 * Nothing hidden: dealing the other seats' cards again among them changes no observation.
 * The adapters (AEC, vector, single agent) give the blocks through their fused paths;
@@ -261,15 +261,17 @@ def test_the_blocks_of_a_scripted_position_for_every_observer() -> None:
 
 
 def expected_blocks(state: State, b: int, me: int, layout: ActionLayout) -> np.ndarray:
-    """The three history blocks of seat ``me`` in game ``b``, rebuilt from the state."""
+    """The three history blocks of seat ``me`` in game ``b``, rebuilt from the state (seat k:
+    the k-th to its left round the table, ``State.seat_of``)."""
     p = state.num_players
-    order = [(me + k) % p for k in range(p)]
+    seat_of = state.seat_of[b].tolist()
+    order = [seat_of.index((seat_of[me] + k) % p) for k in range(p)]
     recent = np.zeros((8, move_width(p)), np.float32)
     for i, (seat, action) in enumerate(state.recent[b].tolist()):
         if seat < 0:
             continue
         kind, rank, size = (int(t[action]) for t in (layout.kind, layout.rank, layout.size))
-        recent[i, (seat - me) % p] = 1
+        recent[i, (seat_of[seat] - seat_of[me]) % p] = 1
         recent[i, p + kind] = 1
         if kind in (1, 3):
             recent[i, p + MOVE_KINDS + rank] = 1
@@ -432,7 +434,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
                                                                  num_players: int) -> None:
     rules = Rules.preset(preset, num_players=num_players)
     others = tuple(f for f in STATE_FIELDS if f not in HISTORY)
-    assert len(others) == 32
+    assert len(others) == 33
     p = num_players
     states = [Engine(rules).init(np.arange(16)), Engine(rules).init_from_hands(
         Engine(rules).init(np.arange(16)).hands, seed=np.arange(16)), State.zeros(16, p, False)]
@@ -448,7 +450,7 @@ def test_without_the_history_option_the_state_holds_no_history(preset: str,
     history_bytes = 2 * p * NUM_CARDS + 8 * 2 * 2  # int8 [P,53] twice, int16 [8,2]
     assert _per_game(full) == _per_game(states[0]) + history_bytes
     if num_players == 4:
-        assert _per_game(states[0]) == 716 and _per_game(full) == 1172
+        assert _per_game(states[0]) == 720 and _per_game(full) == 1176
 
 
 def _calls_with_a_state(engine: Engine, state: State) -> list[tuple[str, Any]]:
@@ -696,7 +698,8 @@ def test_the_record_block_is_every_move_of_the_deal(preset: str) -> None:
         np.testing.assert_array_equal(obs[:, : plain.obs_size], plain.observe(twin, me))
         moves, n = P.record_moves(rules, obs)
         for b in range(games):
-            want = [((s - me[b]) % p, a) for s, a in mine[b]]
+            seat_of = state.seat_of[b]  # (seat k: round the table, reseat_every in uecda)
+            want = [((seat_of[s] - seat_of[me[b]]) % p, a) for s, a in mine[b]]
             assert [tuple(m) for m in moves[b, : n[b]].tolist()] == want
             assert (moves[b, n[b]:] == -1).all()
         longest = max(longest, int(n.max()))

@@ -58,10 +58,23 @@ def hard_walk(rules: Rules, games: int, seed: int = 0) -> Iterator[tuple[Engine,
 
 
 def frame_hands(state: State, rows: np.ndarray) -> np.ndarray:
-    """The true hands of ``rows`` in the frame of the player to act (seat k: k-th to its left)."""
+    """The true hands of ``rows`` in the frame of the player to act (seat k: k-th to its left
+    round the table, ``State.seat_of``)."""
     p = state.num_players
-    me = state.current[rows].astype(np.int64)
-    return np.stack([state.hands[rows, (me + k) % p] for k in range(p)], axis=1)
+    seat_of = state.seat_of[rows].astype(np.int64)
+    here = seat_of[np.arange(len(rows)), state.current[rows].astype(np.int64)]
+    players = np.take_along_axis(np.argsort(seat_of, axis=1), (here[:, None] + np.arange(p)) % p,
+                                 axis=1)  # the player in each seat of the frame
+    return state.hands[rows[:, None], players]
+
+
+def frame_seats(state: State, rows: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Players ``[R, L]`` (-1: none) of ``rows`` as seats of the frame of the player to act."""
+    p = state.num_players
+    seat_of = state.seat_of[rows].astype(np.int64)
+    here = seat_of[np.arange(len(rows)), state.current[rows].astype(np.int64)]
+    seats = (np.take_along_axis(seat_of, np.maximum(players, 0), axis=1) - here[:, None]) % p
+    return np.where(players >= 0, seats, -1)
 
 
 @pytest.mark.parametrize("rules", TABLES + RECORD_TABLES,
@@ -220,14 +233,13 @@ def test_from_record_rebuilds_the_position(rules: Rules) -> None:
     """The deal's start rebuilt from the hands now plus the cards each seat played, then the
     public record replayed: the real position (observation and legal actions), consistent."""
     rules = rules.replace(observation="history")
-    p, checked = rules.num_players, 0
+    checked = 0
     for engine, state, moves, n in _record_walk(rules, 12):
         rows = np.flatnonzero(~state.terminated & (state.phase == 1))
         if len(rows) == 0:
             continue
-        me = state.current[rows].astype(np.int64)
         rel = moves[rows].copy()
-        rel[..., 0] = np.where(rel[..., 0] >= 0, (rel[..., 0] - me[:, None]) % p, -1)
+        rel[..., 0] = frame_seats(state, rows, rel[..., 0])
         obs = engine.observe(state)[rows]
         pos, ok = P.from_record(rules, obs, frame_hands(state, rows), rel, n[rows], engine)
         assert ok.all()

@@ -67,6 +67,8 @@ from president_env.testing.configs import ENABLING, random_rules
         (dict(title_reset_every=0), r"title_reset_every must be None or an integer from 1 to"),
         (dict(title_reset_every=True), "title_reset_every"),
         (dict(title_reset_every=2.0), "title_reset_every"),
+        (dict(reseat_every=1), r"reseat_every must be None or an integer from 2 to 10000"),
+        (dict(reseat_every=-2), "reseat_every"),
     ],
 )
 def test_invalid_rules_raise_naming_the_problem(kwargs: dict[str, Any], words: str) -> None:
@@ -150,6 +152,7 @@ def test_rule_param_slots_are_fixed() -> None:
         "FIRST_LEAD_EVERY_DEAL": 33,
         "DEAL_FROM": 34,
         "TITLE_RESET_EVERY": 35,
+        "RESEAT_EVERY": 36,
     }
 
 
@@ -192,6 +195,7 @@ def _params_by_hand(r: Rules) -> list[int]:
         int(r.first_lead_every_deal),
         ["dealer_left", "president"].index(r.deal_from),
         r.title_reset_every or 0,
+        r.reseat_every or 0,
     ]
 
 

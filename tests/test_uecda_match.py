@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from test_variants import EngineGame, NewGame, RefGame
 
-from president_env.core.engine import Engine, deal_hands, initial_seat
+from president_env.core.engine import Engine, deal_hands, initial_seat, seat_order
 from president_env.core.rules import Rules
 from president_env.testing.reference import ReferenceGame
 
@@ -138,15 +138,19 @@ def test_a_reset_every_deal_means_no_exchange(new_game: NewGame) -> None:
 
 def test_a_match_of_the_preset_deals_and_leads_as_the_server(new_game: NewGame) -> None:
     """``Rules.preset("uecda", deals=2)``: the second game is dealt 11/11/11/10/10 from the
-    daifugo, the exchange keeps those counts, and the D3's holder leads after it."""
+    daifugo round the table (seats drawn at game 1, as the server's every 3 games), the
+    exchange keeps those counts, and the D3's holder leads after it."""
     rules = Rules.preset("uecda", deals=2)
-    assert (rules.first_lead_every_deal, rules.deal_from, rules.title_reset_every) == (
-        True, "president", 100)
+    assert (rules.first_lead_every_deal, rules.deal_from, rules.title_reset_every,
+            rules.reseat_every) == (True, "president", 100, 3)
     g = new_game(rules, ["Ac 8h", "5h 5s", "3h 7d", "3d 3c", "9s 2d"], 5)
     v = _view_at(g, 1, "play")
-    president = v["title"].index(0)
+    seats = seat_order(5, 0, 5)
+    assert v["seat_of"] == [seats.index(q) for q in range(5)]
+    first = seats.index(v["title"].index(0))  # the daifugo's seat
     hands = np.array(v["hands"])
-    assert [int(hands[(president + i) % 5].sum()) for i in range(5)] == [11, 11, 11, 10, 10]
+    by_seat = [int(hands[seats[(first + i) % 5]].sum()) for i in range(5)]
+    assert by_seat == [11, 11, 11, 10, 10]
     assert sum(map(sum, v["received"])) == 6  # (2 + 1 given, 2 + 1 returned)
     assert v["current"] == next(q for q in range(5) if hands[q][1] > 0)  # (the 3 of diamonds)
 

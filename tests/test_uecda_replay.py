@@ -50,20 +50,25 @@ def test_the_preset_is_the_servers_default() -> None:
     assert r.exact_plays and r.lock and r.run_joker_ends and r.spade_three_beats_joker
     assert r.play_on_own and r.stalemate_passes == 20 and r.lead_may_pass and r.first_lead == "three_of_diamonds"
     assert not (r.jack_back or r.six_reverses or r.exchange_on)
+    assert (r.title_reset_every, r.reseat_every) == (100, 3)
     with pytest.raises(ValueError, match="uecda"):
         Rules.preset("uecda", num_players=4)
 
 
+def _as_logged(**options: object) -> Rules:
+    """The preset as a replay takes it: the log's seats (no ``reseat_every``), ``options``."""
+    return Rules.preset("uecda", reseat_every=None, **options)
+
+
 def test_the_servers_switches_map_to_options() -> None:
-    assert rules_for(ServerRules()) == Rules.preset("uecda")
-    assert rules_for({"RULE_11BACK": "YES"}) == Rules.preset("uecda", jack_back=True)
-    assert rules_for({"RULE_6REVERS": "YES"}) == Rules.preset("uecda", six_reverses=True)
-    assert rules_for({"RULE_SHIBARI": "NO"}) == Rules.preset("uecda", lock=False)
-    assert rules_for({"RULE_8GIRI": "NO"}) == Rules.preset("uecda", eight_clears=False)
-    assert rules_for({"RULE_KAKUMEI": "NO"}) == Rules.preset(
-        "uecda", revolution=False, run_revolution=None)
-    assert rules_for({"RULE_KAIDAN": "NO"}) == Rules.preset(
-        "uecda", runs=False, run_revolution=None, runs_disjoint=False, run_joker_ends=False)
+    assert rules_for(ServerRules()) == _as_logged()
+    assert rules_for({"RULE_11BACK": "YES"}) == _as_logged(jack_back=True)
+    assert rules_for({"RULE_6REVERS": "YES"}) == _as_logged(six_reverses=True)
+    assert rules_for({"RULE_SHIBARI": "NO"}) == _as_logged(lock=False)
+    assert rules_for({"RULE_8GIRI": "NO"}) == _as_logged(eight_clears=False)
+    assert rules_for({"RULE_KAKUMEI": "NO"}) == _as_logged(revolution=False, run_revolution=None)
+    assert rules_for({"RULE_KAIDAN": "NO"}) == _as_logged(
+        runs=False, run_revolution=None, runs_disjoint=False, run_joker_ends=False)
     with pytest.raises(ValueError, match="RULE_KAIDAN"):
         rules_for({"RULE_KAIDAN": "maybe"})
 
@@ -144,7 +149,7 @@ def test_the_command_replays_and_writes_records(tmp_path: Path, capsys: pytest.C
     assert len(files) == 10 and files[0] == "default-00000.json"
     record = load_record(tmp_path / "rec" / "default-00002.json")  # verified by a replay
     game = read_log(DATA / "default.log.gz").games[2]
-    assert record.rules == Rules.preset("uecda")
+    assert record.rules == _as_logged()
     assert record.result is not None
     seats_by_place = np.argsort(record.result.places[0])
     assert tuple(game.seats[s] for s in seats_by_place) == game.result

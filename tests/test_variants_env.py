@@ -38,7 +38,8 @@ NEW_BLOCKS = ("pending", "direction", "row", "asks_left", "asked", "ask_held", "
 UECDA_OPTIONS = ("runs_disjoint", "run_revolution", "play_on_own", "jack_back",
                  "six_reverses", "stalemate_passes", "exact_plays", "lock",
                  "spade_three_beats_joker", "run_joker_ends", "lead_may_pass",
-                 "first_lead_every_deal", "deal_from", "title_reset_every")
+                 "first_lead_every_deal", "deal_from", "title_reset_every",
+                 "reseat_every")
 """The UECda server's options, which the ``all`` variants leave off."""
 
 VARIANTS: dict[str, Rules] = {
@@ -392,6 +393,7 @@ def test_a_mixed_suit_run_is_named_without_a_suit_even_with_its_cards() -> None:
         (Rules(deals=2, first_lead_every_deal=True), ("first_lead_every_deal",)),
         (Rules(deal_from="president"), ("deal_from",)),
         (Rules(deals=3, title_reset_every=2), ("title_reset_every",)),
+        (Rules(reseat_every=2), ("reseat_every",)),
         (Rules(runs=True, max_run_length=3), ("max_run_length",)),
         (Rules(observation="history"), ("observation",)),
     ],

@@ -41,6 +41,7 @@ import numpy.typing as npt
 from president_env.core import _kernels as K
 from president_env.core._kernels import Played, _one, _pool
 from president_env.core._kernels._deal import initial_seat as _initial_seat
+from president_env.core._kernels._deal import seat_order as _seat_order
 from president_env.core._kernels._deal import stalemate_order
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
@@ -51,7 +52,7 @@ from president_env.core.rules import Rules, rule_params
 from president_env.core.state import State, replace
 
 __all__ = ["PHASE_DONE", "PHASE_EXCHANGE", "PHASE_PLAY", "Engine", "Played", "State", "deal_hands",
-           "initial_seat", "replace", "stalemate_seats"]
+           "initial_seat", "replace", "seat_order", "stalemate_seats"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -70,6 +71,16 @@ def initial_seat(seed: int, deal_no: int, num_players: int) -> int:
     """``deal_from="president"``: the seat that gets the first card of deal ``deal_no`` of a
     game seeded ``seed`` when the deal has no titles (as :func:`deal_hands` is for the deal)."""
     return int(_initial_seat(np.uint64(seed), deal_no, num_players))
+
+
+def seat_order(seed: int, deal_no: int, num_players: int) -> list[int]:
+    """``reseat_every``: the players round the table from seat 0 (play goes to the left, seat
+    s + 1) in the deals from ``deal_no`` on of a game seeded ``seed``, when the players are
+    seated again at ``deal_no`` (the engine's seeded stream, as :func:`deal_hands` is for the
+    deal; ``State.seat_of`` holds the seat of each player)."""
+    out = np.zeros(num_players, np.int64)
+    _seat_order(np.uint64(seed), deal_no, num_players, out)
+    return [int(q) for q in out]
 
 
 class Engine:

@@ -1,7 +1,7 @@
 """Per-player observation: one flat float32 vector per game, never revealing hidden cards.
 
-Layout (``P`` players; "seat k" below is the k-th seat to the observer's left, seat 0 = the
-observer itself). :class:`ObservationLayout` gives every block as a named slice and
+Layout (``P`` players; "seat k" below is the k-th seat to the observer's left round the table,
+seat 0 = the observer itself; with ``reseat_every`` the seats of ``State.seat_of``). :class:`ObservationLayout` gives every block as a named slice and
 :class:`ObsBlock` its index among the blocks, for compiled code; the engine's kernel that
 writes observations is :mod:`president_env.core._kernels._observe`.
 

@@ -82,6 +82,9 @@ class RuleParam(IntEnum):
     President (a seat drawn from the seed in a deal without titles; UECda)."""
     TITLE_RESET_EVERY = 35
     """Deals from one clearing of the titles to the next (deals n, 2n, ...); 0 for none."""
+    RESEAT_EVERY = 36
+    """Deals from one drawing of the seats round the table to the next (deals 0, n, 2n, ...);
+    0 for none (player p sits in seat p)."""
 
 
 # ---------------------------------------------------------------------------- option metadata

@@ -71,8 +71,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         revolution=True, runs=True, first_lead="three_of_diamonds", exact_plays=True,
         run_joker_ends=True, runs_disjoint=True, run_revolution=5, spade_three_beats_joker=True,
         lock=True, play_on_own=True, stalemate_passes=20, lead_may_pass=True,
-        first_lead_every_deal=True, deal_from="president", title_reset_every=100,
-    ),  # (a match is Rules.preset("uecda", deals=100); the seats never change: no reseat_every)
+        first_lead_every_deal=True, deal_from="president", title_reset_every=100, reseat_every=3,
+    ),  # (a match is Rules.preset("uecda", deals=100))
 }
 PRESET_PLAYERS: dict[str, tuple[int, int]] = {
     "standard": (3, 8), "revolution": (3, 8), "runs": (3, 8), "cardverse": (3, 6),
@@ -294,26 +294,23 @@ class Rules:
         "is dealt and led as the first deal is (UECda's class reset, FLASH_MIBUN_NUMBER: 100); "
         "None: never", (None,), low=1, high=MAX_DEALS, samples=(None, None, 1, 2, 3),
         param=RuleParam.TITLE_RESET_EVERY))
-    observation: Observation = field(
-        default="standard",
-        metadata=option(
-            'what a player observes: "standard"; "history" (adds the cards each seat played, '
-            'what each seat passed on and the last 8 moves); "record" (adds to "history" every '
-            "move of the deal's play in order); changes nothing in play",
-            OBSERVATIONS,
-            samples=("standard", "standard", "history", "record"),
-            param=RuleParam.OBSERVATION,
-        ),
-    )
-    preset_name: str | None = field(
-        default=None,
-        metadata=option(
-            "the preset these rules came from (its player range is checked); set by Rules.preset",
-            (None, *PRESETS),
-            samples=(None,),
-            error=f"unknown preset {{value!r}}; presets are {sorted(PRESETS)}",
-        ),
-    )
+    reseat_every: int | None = field(default=None, metadata=option(
+        "every n deals (deals 0, n, 2n, ...) the players are seated round the table in an order "
+        "drawn from the game's seed; they keep their ids, titles and scores (UECda's seat "
+        "change, RULE_SEKIGAE_NUM: 3); None: player p sits in seat p", (None,), low=2,
+        high=MAX_DEALS, samples=(None, None, None, 2, 3), param=RuleParam.RESEAT_EVERY,
+        error=f"reseat_every must be None or an integer from 2 to {MAX_DEALS}, got {{value!r}} "
+        "(the seats are drawn at deals 0, n, 2n, ...; the UECda server takes 1 for never: that "
+        "is None)"))
+    observation: Observation = field(default="standard", metadata=option(
+        'what a player observes: "standard"; "history" (adds the cards each seat played, '
+        'what each seat passed on and the last 8 moves); "record" (adds to "history" every '
+        "move of the deal's play in order); changes nothing in play", OBSERVATIONS,
+        samples=("standard", "standard", "history", "record"), param=RuleParam.OBSERVATION))
+    preset_name: str | None = field(default=None, metadata=option(
+        "the preset these rules came from (its player range is checked); set by Rules.preset",
+        (None, *PRESETS), samples=(None,),
+        error=f"unknown preset {{value!r}}; presets are {sorted(PRESETS)}"))
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

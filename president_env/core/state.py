@@ -58,13 +58,16 @@ field            dtype, shape    meaning
 ``pile_suits``   int8 [B]        ``lock``: suits of the top play (bit ``1 << suit``, the
                                  joker's row counted; 16 the fifth row), 0 none
 ``locked``       bool [B]        ``lock``: the trick is locked to ``pile_suits``
+``seat_of``      int8 [B,P]      the seat of each player round the table (play goes seat 0,
+                                 1, 2, ...): p, or with ``reseat_every`` an order drawn at
+                                 deals 0, n, 2n, ... (``engine.seat_order``)
 ===============  ==============  ===============================================================
 
-The fields from ``pending`` on are reset at the start of every deal. The last three, the
+The fields from ``pending`` to ``locked`` are reset at the start of every deal. Three, the
 public history of the deal that the ``observation="history"`` and ``"record"`` blocks show,
 are kept with those observations only: under the default ``"standard"`` the engine makes them
-of size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 714 bytes, not
-1,170), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
+of size 0 (``[B,P,0]``, ``[B,P,0]``, ``[B,0,2]``: a 4-player game then takes 720 bytes, not
+1,176), so its steps and its memory pay nothing for them (:attr:`State.keeps_history`). A
 standard engine may be handed a state with the history (it leaves the fields alone); an
 engine that keeps the history refuses a state without it, or with another number of moves
 kept (ValueError: :attr:`Rules.moves_kept`).
@@ -141,6 +144,7 @@ class State:
     recent: npt.NDArray[np.int16]
     pile_suits: npt.NDArray[np.int8]
     locked: npt.NDArray[np.bool_]
+    seat_of: npt.NDArray[np.int8]
     _arrays: K.Arrays = field(init=False, repr=False, compare=False)
     _flat: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The same arrays as a plain tuple: what the kernels are handed (see ``_kernels._types``)."""
@@ -165,7 +169,7 @@ class State:
 
     @classmethod
     def zeros(cls, batch: int, num_players: int, history: bool | int = True) -> State:
-        """``batch`` games of zeros. Without ``history`` the three fields of the deal's
+        """``batch`` games of zeros (``seat_of``: player p in seat p). Without ``history`` the three fields of the deal's
         history (``seat_played``, ``seat_passed``, ``recent``) have size 0 (``[B,P,0]``,
         ``[B,P,0]``, ``[B,0,2]``): enough for rules with the standard observation, not for
         ``observation="history"`` (:meth:`Engine.init` makes what its rules need). ``history``
@@ -179,8 +183,10 @@ class State:
         if not moves:
             shapes.update(seat_played=(batch, num_players, 0), seat_passed=(batch, num_players, 0),
                           recent=(batch, 0, MOVE))
-        return cls(**{name: np.zeros(shapes[name], dtype)
-                      for name, (dtype, _) in STATE_DTYPES.items()})
+        state = cls(**{name: np.zeros(shapes[name], dtype)
+                       for name, (dtype, _) in STATE_DTYPES.items()})
+        state.seat_of[:] = np.arange(num_players)  # player p in seat p
+        return state
 
     @property
     def keeps_history(self) -> bool:

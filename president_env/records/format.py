@@ -29,7 +29,7 @@ LATER_OPTIONS = ("revolution_timing", "western_revolution", "bombs", "runs_mixed
                  "run_revolution", "play_on_own", "jack_back",
                  "six_reverses", "stalemate_passes", "exact_plays",
                  "lock", "spade_three_beats_joker", "run_joker_ends", "lead_may_pass",
-                 "first_lead_every_deal", "deal_from", "title_reset_every")
+                 "first_lead_every_deal", "deal_from", "title_reset_every", "reseat_every")
 """Options added after the format's first release (``RULES.md`` section 12): written only when
 they differ from their default (or the preset sets them), so that the record of a game without
 them is the one earlier writers wrote, and earlier readers read it."""

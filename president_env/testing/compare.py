@@ -7,7 +7,7 @@ dealer, cards played, the exchange (cards given, received, still to return), the
 variants of ``RULES.md`` section 12 (``pending`` revolution, the Western row of singles
 ``row_rank`` and ``row_count``, the President's asks ``asks_left``, ``asked`` and
 ``ask_held``; the UECda 11-back ``jack_back``, 6-revers ``six_reversed``, the passes in a row
-``pass_run``, the ``lock``'s ``pile_suits`` and ``locked``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
+``pass_run``, the ``lock``'s ``pile_suits`` and ``locked``, the seats round the table ``seat_of``), the history of the deal (``seat_played``, ``seat_passed``, ``recent``: kept
 by both with ``observation="history"`` or ``"record"`` only, so compared then only: under ``"standard"`` the
 engine's fields have size 0), ``deal_over`` and the deal's rewards (:func:`president_env.rewards.deal_rewards`
 with the linear table, against the reference's ``deal_over_rewards``). :func:`reproduction`
@@ -82,6 +82,7 @@ def engine_view(state: State, b: int) -> dict[str, Any]:
         "recent": state.recent[b].tolist(),
         "pile_suits": int(state.pile_suits[b]),
         "locked": bool(state.locked[b]),
+        "seat_of": state.seat_of[b].tolist(),
     }
 
 
@@ -123,6 +124,7 @@ def reference_view(ref: ReferenceGame) -> dict[str, Any]:
         "recent": ref.recent,
         "pile_suits": ref.pile_suits,
         "locked": ref.locked,
+        "seat_of": ref.seat_of,
     }
     if not ref.rules.keeps_history:
         for name in HISTORY_FIELDS:

@@ -91,7 +91,6 @@ from president_env.core.cards import (
     NUM_SUITS,
     Rank,
 )
-from president_env.core.engine import deal_hands
 from president_env.core.rules import Rules
 from president_env.testing.reference_exchange import ASKS, Exchange, Phase
 from president_env.testing.reference_history import History
@@ -139,8 +138,9 @@ class ReferenceGame(Exchange, History, Uecda):
         self.deal_over_rewards: list[float] = [0.0] * players
         """Per seat, ``1 - 2 * place / (P - 1)`` after a step that ended a deal, else 0."""
 
+        self._seat_players()
         first_dealer = self._dealer()
-        dealt = deal_hands(rules, self.seed, 0, first_dealer) if hands is None else hands
+        dealt = self._dealt(first_dealer) if hands is None else hands
         self._start_deal(dealt, dealer=first_dealer)
 
         self.phase: Phase = "play"
@@ -203,8 +203,9 @@ class ReferenceGame(Exchange, History, Uecda):
     def _next_deal(self) -> None:
         """Deal again (dealer: the previous Bum); the exchange starts, if any; the Bum leads.
         (With ``title_reset_every``, a deal whose titles are cleared starts as the first.)"""
+        self._seat_players()  # (reseat_every: again at deals n, 2n, ...)
         dealer = self._dealer()
-        self._start_deal(deal_hands(self.rules, self.seed, self.deal, dealer), dealer=dealer)
+        self._start_deal(self._dealt(dealer), dealer=dealer)
         self.phase = "play"
         if self._titles_cleared():  # (the titles stay in view; they decide nothing)
             self.current = self._first_leader()
@@ -319,7 +320,7 @@ class ReferenceGame(Exchange, History, Uecda):
         if self._stalls():  # stalemate_passes
             self._end_deal()
         elif self._trick_over():  # nobody played (lead_may_pass): the leader leads again
-            nobody = (self.current + self.direction) % self.num_players
+            nobody = self._seat_left(self.current, self.direction)
             self._new_trick(leader=self.last_player if self.last_player >= 0 else nobody)
         else:
             self.current = self._next_to_act(self.current)
@@ -439,7 +440,7 @@ class ReferenceGame(Exchange, History, Uecda):
     def _next_to_act(self, seat: int) -> int:
         """The next seat in the direction of play that holds cards and has not passed."""
         for step in range(1, self.num_players + 1):
-            other = (seat + step * self.direction) % self.num_players
+            other = self._seat_left(seat, step * self.direction)
             if self._holds_cards(other) and not self.passed[other]:
                 return other
         raise AssertionError("nobody can act, but the trick is not over")
@@ -447,7 +448,7 @@ class ReferenceGame(Exchange, History, Uecda):
     def _next_holder(self, seat: int) -> int:
         """``seat`` if it holds cards, else the next seat in the direction of play that does."""
         for step in range(self.num_players):
-            other = (seat + step * self.direction) % self.num_players
+            other = self._seat_left(seat, step * self.direction)
             if self._holds_cards(other):
                 return other
         raise AssertionError("nobody holds cards")

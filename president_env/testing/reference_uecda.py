@@ -24,6 +24,12 @@ the engine:
 * ``title_reset_every=n``: deals n, 2n, ... start as the first deal does, whatever the titles
   (the last deal's places, still in ``title``): its dealer, its leader (``first_lead``), no
   exchange.
+* ``reseat_every=n``: at deals 0, n, 2n, ... the players sit round the table (``seats``, the
+  player in each seat from seat 0) in the order of :func:`~president_env.core.engine.seat_order`
+  (the engine's seeded stream), else player p in seat p. Play, the deal (row s of
+  :func:`~president_env.core.engine.deal_hands`, dealt from the dealer's seat, is the hand of
+  the player in seat s), the dealer and ``first_lead``'s lowest seat go round the table by
+  seat; players keep their ids, titles and scores.
 * ``lock`` (with ``exact_plays``): a play whose suits (the joker's row counted) are those of the
   play it follows locks the trick to them (``pile_suits``, ``locked``); a lone joker ignores
   and clears the lock; the trick's end releases it.
@@ -32,10 +38,13 @@ the engine:
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from president_env.core.actions import ActionLayout, Kind
 from president_env.core.cards import NUM_CARDS, NUM_SUITS, THREE_OF_CLUBS, THREE_OF_DIAMONDS, Rank
 from president_env.core.constants import JOKER_ROW
-from president_env.core.engine import initial_seat, stalemate_seats
+from president_env.core.engine import deal_hands, initial_seat, seat_order, stalemate_seats
 from president_env.core.rules import Rules
 
 _SPADE_THREE = [int(c == Rank.THREE * NUM_SUITS + 3) for c in range(NUM_CARDS)]
@@ -68,16 +77,41 @@ class Uecda:
     title: list[int]
     num_players: int
     _hands: list[list[int]]
+    seats: list[int]
+    """The player in each seat round the table, from seat 0 (``reseat_every``)."""
+
+    @property
+    def seat_of(self) -> list[int]:
+        """The seat of each player (as the engine's ``State.seat_of``)."""
+        return [self.seats.index(q) for q in range(self.num_players)]
+
+    def _seat_players(self) -> None:
+        """Seat the players for the deal about to start: player p in seat p, or with
+        ``reseat_every=n`` the seeded order at deals 0, n, 2n, ... (kept in between)."""
+        every = self.rules.reseat_every
+        if every is None and self.deal == 0:
+            self.seats = list(range(self.num_players))
+        elif every is not None and self.deal % every == 0:
+            self.seats = seat_order(self.seed, self.deal, self.num_players)
+
+    def _seat_left(self, player: int, k: int) -> int:
+        """The player ``k`` seats to the left of ``player`` (to the right for k < 0)."""
+        return self.seats[(self.seats.index(player) + k) % self.num_players]
+
+    def _dealt(self, dealer: int) -> npt.NDArray[np.int8]:
+        """The seeded hands of this deal, dealt round the table from ``dealer``'s left."""
+        rows = deal_hands(self.rules, self.seed, self.deal, self.seats.index(dealer))
+        return rows[np.argsort(self.seats)]  # (player q holds the row of its seat)
 
     def _first_leader(self) -> int:
-        """Seat 0 (``"seat0"``), or the lowest seat holding the 3 of clubs (diamonds), seat 0 if
-        nobody holds one: the first deal's leader (every deal's with ``first_lead_every_deal``,
-        after the exchange)."""
+        """The player in seat 0 (``"seat0"``), or in the lowest seat holding the 3 of clubs
+        (diamonds), seat 0 if nobody holds one: the first deal's leader (every deal's with
+        ``first_lead_every_deal``, after the exchange)."""
         if self.rules.first_lead == "seat0":
-            return 0
+            return self.seats[0]
         three = THREE_OF_CLUBS if self.rules.first_lead == "three_of_clubs" else THREE_OF_DIAMONDS
-        holders = [seat for seat in range(self.num_players) if self._hands[seat][three] > 0]
-        return holders[0] if holders else 0
+        holders = [q for q in self.seats if self._hands[q][three] > 0]
+        return holders[0] if holders else self.seats[0]
 
     def _titles_cleared(self) -> bool:
         """Whether the deal starts without titles: the first, and every n-th with
@@ -87,13 +121,14 @@ class Uecda:
 
     def _dealer(self) -> int:
         """The dealer of the deal about to start (the first card goes to the seat after it):
-        the previous Bum (seat P-1 without titles), or with ``deal_from="president"`` the seat
-        before the President (before the seeded initial seat without titles)."""
+        the previous Bum (the player in seat P-1 without titles), or with
+        ``deal_from="president"`` the player seated before the President (before the seeded
+        initial player without titles)."""
         players, fresh = self.num_players, self._titles_cleared()
         if self.rules.deal_from == "dealer_left":
-            return players - 1 if fresh else self.title.index(players - 1)
+            return self.seats[-1] if fresh else self.title.index(players - 1)
         first = initial_seat(self.seed, self.deal, players) if fresh else self.title.index(0)
-        return (first - 1) % players
+        return self._seat_left(first, -1)
 
     def _deal_leader(self) -> int:
         """The leader of a deal after the first, once its exchange is over: the Bum, or with

@@ -59,9 +59,10 @@ def rules_for(settings: Mapping[str, str] | ServerRules) -> Rules:
     ``six_reverses``, ``RULE_KAKUMEI no`` -> no revolution, ``RULE_8GIRI no`` -> no
     ``eight_clears``, ``RULE_KAIDAN no`` -> no runs (their options at their defaults).
     ``RULE_CHANGE``, ``RULE_SEKIGAE`` and ``FLASH_MIBUN_NUMBER`` change only the match, which
-    a replay from the post-exchange hands leaves out."""
+    a replay from the post-exchange hands leaves out; the log's seats are the engine's (no
+    ``reseat_every``: the server draws them from its own random numbers)."""
     sr = settings if isinstance(settings, ServerRules) else ServerRules.from_settings(settings)
-    over: dict[str, object] = dict(deals=1, jack_back=sr.jack_back, lock=sr.lock,
+    over: dict[str, object] = dict(deals=1, reseat_every=None, jack_back=sr.jack_back, lock=sr.lock,
                                    six_reverses=sr.six_reverses, eight_clears=sr.eight_cut)
     if not sr.revolution:
         over.update(revolution=False, run_revolution=None)

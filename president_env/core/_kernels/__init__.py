@@ -2,7 +2,7 @@
 
 Each kernel loops over the games of a batch in compiled code (no Python loop over games) and
 over the small constant axes (players, ranks, suits) inside each game. The state reaches them
-as the 35 arrays of :class:`~president_env.core.engine.State` (read by name through
+as the 36 arrays of :class:`~president_env.core.engine.State` (read by name through
 :class:`Arrays`), the rule options as the int64 vector of
 :func:`~president_env.core.rules.rule_params` (read through
 :class:`~president_env.core.rules.RuleParam`), the action layout as :class:`PlayTables` and
@@ -18,6 +18,7 @@ module          concern
 ``_legal``      legal actions: sets, jokers alone, runs, bombs, asks; first illegal; sampling
 ``_play``       one action: cards taken, clears, bombs, revolution (pending, Western),
                 going out, asks, next turn (in the direction of play)
+``_seats``      the seats round the table (``reseat_every``), the next seat, the direction
 ``_observe``    one player's observation
 ``_advance``    one game in one call (play, mask, observation)
 ``_one``        the same through one vector of array addresses; the engine's direct calls
@@ -40,14 +41,8 @@ from president_env.core._kernels._inputs import as_seeds, mask_tables, parse_han
 from president_env.core._kernels._jit import SOURCES_HASH, kernel
 from president_env.core._kernels._legal import first_illegal, mask_kernel, sample_legal
 from president_env.core._kernels._observe import observe_kernel
-from president_env.core._kernels._play import (
-    direction,
-    is_bomb,
-    next_active,
-    play_suits,
-    step_kernel,
-    take_cards,
-)
+from president_env.core._kernels._play import is_bomb, play_suits, step_kernel, take_cards
+from president_env.core._kernels._seats import direction, next_active
 from president_env.core._kernels._types import Arrays, MaskTables, Played, PlayTables
 
 __all__ = [

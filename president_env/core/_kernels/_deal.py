@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._seats import player_in_seat, seat_left
 from president_env.core._kernels._types import NUM_ASKS, Arrays
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_NATURAL, Kind, Phase, Scoring
 from president_env.core.rules import SCORINGS, RuleParam
@@ -49,11 +50,15 @@ def _shuffle(x, a, n):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, out):  # type: ignore[no-untyped-def]
+def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, seat_of, out):  # type: ignore[no-untyped-def]
     """Shuffle the pack with a generator keyed by (seed, deal_no) and deal it into ``out``.
 
-    Cards go one at a time, starting at the dealer's left (seat dealer + 1).
+    Cards go one at a time round the table, starting at the dealer's left (the player in seat
+    ``seat_of[dealer] + 1``; ``seat_of``: the seat of each player, see :func:`seat_order`).
     """
+    in_seat = np.empty(n_players, np.int64)  # the player in each seat
+    for q in range(n_players):
+        in_seat[seat_of[q]] = q
     n = NUM_NATURAL * n_decks + n_jokers
     deck = np.empty(n, np.int64)
     k = 0
@@ -67,7 +72,7 @@ def deal_into(seed, deal_no, dealer, n_players, n_decks, n_jokers, out):  # type
     _shuffle(_keyed(np.uint64(seed), deal_no), deck, n)
     out[:] = 0
     for i in range(n):
-        out[(dealer + 1 + i) % n_players, deck[i]] += 1
+        out[in_seat[(seat_of[dealer] + 1 + i) % n_players], deck[i]] += 1
 
 
 @kernel
@@ -87,6 +92,16 @@ def initial_seat(seed, deal_no, n_players):  # type: ignore[no-untyped-def]
     deal_no) apart from the deal's and the stalemate's. (Seeded runs repeat it exactly.)"""
     _x, r = splitmix(_keyed(np.uint64(seed) ^ np.uint64(0x2545F4914F6CDD1D), deal_no))
     return np.int64(r % np.uint64(n_players))
+
+
+@kernel
+def seat_order(seed, deal_no, n_players, out):  # type: ignore[no-untyped-def]
+    """``reseat_every``: the players round the table from seat 0 into ``out`` (int64 [P]) for
+    the deals from ``deal_no`` on, shuffled by a generator keyed by (seed, deal_no) apart from
+    the deal's, the stalemate's and :func:`initial_seat`'s. (Seeded runs repeat it exactly.)"""
+    for q in range(n_players):
+        out[q] = q
+    _shuffle(_keyed(np.uint64(seed) ^ np.uint64(0x9FB21C651E98DF25), deal_no), out, n_players)
 
 
 @kernel
@@ -112,6 +127,26 @@ def seat_with_title(title, b, t, n_players):  # type: ignore[no-untyped-def]
         if title[b, q] == t:
             return q
     return -1
+
+
+@kernel(inline="always")
+def _seat_players(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
+    """Seat the players for the deal about to start: player p in seat p at deal 0, or with
+    ``reseat_every=n`` in the order of :func:`seat_order` at deals 0, n, 2n, ... (kept in
+    between)."""
+    n_players = rp[RuleParam.PLAYERS]
+    every = rp[RuleParam.RESEAT_EVERY]
+    if every == 0:
+        if st.deal[b] == 0:
+            for q in range(n_players):
+                st.seat_of[b, q] = q
+        return
+    if st.deal[b] % every != 0:
+        return
+    order = np.empty(n_players, np.int64)
+    seat_order(st.seed[b], st.deal[b], n_players, order)
+    for s in range(n_players):
+        st.seat_of[b, order[s]] = s
 
 
 @kernel(inline="always")
@@ -157,18 +192,21 @@ def titles_cleared(rp, deal_no):  # type: ignore[no-untyped-def]
 
 @kernel(inline="always")
 def _dealer(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """The dealer of the deal about to start (the first card goes to the seat after it): seat
-    P - 1 in a deal without titles, else the previous Bum; with ``deal_from="president"`` the
-    seat before the President (before :func:`initial_seat` without titles)."""
+    """The dealer of the deal about to start (the first card goes to the seat after it): the
+    player in seat P - 1 in a deal without titles, else the previous Bum; with
+    ``deal_from="president"`` the player seated before the President (before the player
+    :func:`initial_seat` draws without titles)."""
     n_players = rp[RuleParam.PLAYERS]
     fresh = titles_cleared(rp, st.deal[b])
     if rp[RuleParam.DEAL_FROM] == 0:
-        return n_players - 1 if fresh else seat_with_title(st.title, b, n_players - 1, n_players)
+        if fresh:
+            return player_in_seat(st.seat_of, b, n_players - 1, n_players)
+        return seat_with_title(st.title, b, n_players - 1, n_players)
     if fresh:
         first = initial_seat(st.seed[b], st.deal[b], n_players)
     else:
         first = seat_with_title(st.title, b, 0, n_players)
-    return (first + n_players - 1) % n_players
+    return seat_left(st.seat_of, b, first, -1, n_players)
 
 
 @kernel(inline="always")
@@ -208,16 +246,17 @@ def _reset_deal(st: Arrays, b):  # type: ignore[no-untyped-def]
 @kernel(inline="always")
 def first_lead(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
     """Who leads the first deal (every deal with ``first_lead_every_deal``, after its
-    exchange): seat 0, or the lowest seat holding the 3 of clubs (card 0) or of diamonds
-    (card 1; seat 0 if nobody holds it)."""
+    exchange): the player in seat 0, or in the lowest seat holding the 3 of clubs (card 0) or
+    of diamonds (card 1; seat 0 if nobody holds it)."""
     lead = rp[RuleParam.FIRST_LEAD]
-    if lead == 1:
-        return 0
-    card = 1 if lead == 2 else 0
-    for q in range(rp[RuleParam.PLAYERS]):
-        if st.hands[b, q, card] > 0:
-            return q
-    return 0
+    n_players = rp[RuleParam.PLAYERS]
+    if lead != 1:  # (1: "seat0")
+        card = 1 if lead == 2 else 0
+        for s in range(n_players):
+            q = player_in_seat(st.seat_of, b, s, n_players)
+            if st.hands[b, q, card] > 0:
+                return q
+    return player_in_seat(st.seat_of, b, 0, n_players)
 
 
 @kernel(inline="always")
@@ -251,7 +290,7 @@ def start_deal(rp, st: Arrays, b, deal_cards):  # type: ignore[no-untyped-def]
     n_players = rp[RuleParam.PLAYERS]
     if deal_cards:
         deal_into(st.seed[b], st.deal[b], st.dealer[b], n_players, rp[RuleParam.DECKS],
-                  rp[RuleParam.JOKERS], st.hands[b])
+                  rp[RuleParam.JOKERS], st.seat_of[b], st.hands[b])
     _reset_deal(st, b)
     if titles_cleared(rp, st.deal[b]):  # the first deal (and title_reset_every's): no exchange
         st.current[b] = first_lead(rp, st, b)
@@ -287,6 +326,7 @@ def end_deal(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
         st.current[b] = -1
         return
     st.deal[b] += 1
+    _seat_players(rp, st, b)  # (reseat_every: drawn again at deals n, 2n, ...)
     st.dealer[b] = _dealer(rp, st, b)  # the Bum (deal_from: the seat before the President)
     start_deal(rp, st, b, True)
 
@@ -294,11 +334,12 @@ def end_deal(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------- new games
 @kernel(inline="always")
 def _new_game(rp, st: Arrays, b):  # type: ignore[no-untyped-def]
-    """No titles or scores yet, deal 0, dealt by seat P - 1 (``deal_from="president"``: by
-    the seat before :func:`initial_seat`)."""
+    """No titles or scores yet, deal 0, players seated (``reseat_every``: drawn), dealt by
+    seat P - 1 (``deal_from="president"``: by the seat before :func:`initial_seat`)."""
     st.title[b, :] = -1
     st.scores[b, :] = 0
     st.deal[b] = 0
+    _seat_players(rp, st, b)
     st.dealer[b] = _dealer(rp, st, b)
 
 

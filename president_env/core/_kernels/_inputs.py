@@ -17,11 +17,13 @@ from president_env.core.rules import Rules
 
 
 def deal_hands(rules: Rules, seed: int, deal_no: int, dealer: int) -> npt.NDArray[np.int8]:
-    """The hands ``[P, 53]`` of deal ``deal_no`` of a game seeded ``seed``, dealt by ``dealer``."""
+    """The hands ``[P, 53]`` of deal ``deal_no`` of a game seeded ``seed``, dealt by ``dealer``
+    (player p in seat p: with ``reseat_every`` row s is the hand of the player in seat s, and
+    ``dealer`` a seat)."""
     out = np.zeros((rules.num_players, NUM_CARDS), np.int8)
-    deal_into(
-        np.uint64(seed), deal_no, dealer, rules.num_players, rules.num_decks, rules.num_jokers, out
-    )
+    in_order = np.arange(rules.num_players, dtype=np.int8)
+    deal_into(np.uint64(seed), deal_no, dealer, rules.num_players, rules.num_decks,
+              rules.num_jokers, in_order, out)
     return out
 
 

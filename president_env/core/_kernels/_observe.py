@@ -4,7 +4,10 @@ starts)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._seats import player_in_seat
 from president_env.core._kernels._types import Arrays, PlayTables
 from president_env.core.constants import (
     HISTORY_LEN,
@@ -33,6 +36,23 @@ def _flag(x):  # type: ignore[no-untyped-def]
 def _clear(out, b, start, n):  # type: ignore[no-untyped-def]
     for i in range(start, start + n):
         out[b, i] = 0.0
+
+
+@kernel(inline="always")
+def _seat_k(seat_of, b, me, k, n_players, reseat):  # type: ignore[no-untyped-def]
+    """The player in "seat k", the k-th seat to the left of ``me`` (``reseat``:
+    ``reseat_every``, by the seats of ``seat_of``; else player ``me + k``)."""
+    if reseat:
+        return player_in_seat(seat_of, b, (seat_of[b, me] + k) % n_players, n_players)
+    return (me + k) % n_players
+
+
+@kernel(inline="always")
+def _k_of(seat_of, b, me, q, n_players, reseat):  # type: ignore[no-untyped-def]
+    """Which "seat k" player ``q`` sits in for ``me`` (the inverse of :func:`_seat_k`)."""
+    if reseat:
+        return (np.int64(seat_of[b, q]) - seat_of[b, me] + n_players) % n_players
+    return (q - me + n_players) % n_players
 
 
 @kernel(inline="always")
@@ -75,20 +95,20 @@ def _asks(out, b, o_asked, o_held, asked, ask_held):  # type: ignore[no-untyped-
 
 
 @kernel(inline="always")
-def _per_seat(out, b, start, rows, me, n_players):  # type: ignore[no-untyped-def]
-    """Rows ``rows[q]`` (one per seat q) written from ``start``, seat k's row k-th (the history
-    blocks ``seat_played`` and ``seat_passed``)."""
-    width = rows.shape[1]
+def _per_seat(out, b, o_played, o_passed, played, passed, me, n_players, seat_of, reseat):  # type: ignore[no-untyped-def]
+    """The history blocks ``seat_played`` and ``seat_passed`` (from ``o_played``,
+    ``o_passed``): the rows ``played[q]`` and ``passed[q]`` of each player q, seat k's k-th."""
     for k in range(n_players):
-        q = (me + k) % n_players
-        o = start + k * width
-        for c in range(width):
-            out[b, o + c] = rows[q, c]
+        q = _seat_k(seat_of, b, me, k, n_players, reseat)
+        for c in range(played.shape[1]):
+            out[b, o_played + k * played.shape[1] + c] = played[q, c]
+        for c in range(passed.shape[1]):
+            out[b, o_passed + k * passed.shape[1] + c] = passed[q, c]
 
 
 @kernel(inline="always")
 def _recent(  # type: ignore[no-untyped-def]
-    out, b, start, recent, me, n_players, kinds, ranks, sizes
+    out, b, start, recent, me, n_players, kinds, ranks, sizes, seat_of, reseat
 ):
     """The ``recent`` block: per move (seat, action id; seat -1 for none), most recent first,
     seat k one-hot, kind one-hot, rank one-hot (sets and runs), cards / 8 (``kinds``,
@@ -101,7 +121,7 @@ def _recent(  # type: ignore[no-untyped-def]
             continue
         a = recent[i, 1]
         o = start + i * width
-        out[b, o + (seat - me + n_players) % n_players] = 1.0
+        out[b, o + _k_of(seat_of, b, me, seat, n_players, reseat)] = 1.0
         kind = kinds[a]
         out[b, o + n_players + kind] = 1.0
         if (kind == Kind.SET or kind == Kind.RUN) and ranks[a] >= 0:  # (-1: joker below 3)
@@ -111,7 +131,7 @@ def _recent(  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def _record(out, b, start, recent, me, n_players):  # type: ignore[no-untyped-def]
+def _record(out, b, start, recent, me, n_players, seat_of, reseat):  # type: ignore[no-untyped-def]
     """The ``record`` block: the number of moves of the deal's play so far, then per move (the
     whole of ``recent``, most recent first) seat k + 1 and action id + 1; zeros past the
     first move."""
@@ -122,7 +142,7 @@ def _record(out, b, start, recent, me, n_players):  # type: ignore[no-untyped-de
         seat = recent[i, 0]
         if seat < 0:
             break
-        out[b, start + 1 + 2 * i] = (seat - me + n_players) % n_players + 1
+        out[b, start + 1 + 2 * i] = _k_of(seat_of, b, me, seat, n_players, reseat) + 1
         out[b, start + 2 + 2 * i] = recent[i, 1] + 1
         count += 1
     out[b, start] = count
@@ -132,10 +152,10 @@ def _record(out, b, start, recent, me, n_players):  # type: ignore[no-untyped-de
 def observe_kernel(  # type: ignore[no-untyped-def]
     rp, play_tables, off, arrays, players, deals, out, lo, hi
 ):
-    """``out[b]`` (float32 [B, O]) = the observation of seat ``me = players[b]`` in game b;
-    "seat k" is the k-th seat to the left of ``me``. Every entry is written (``out`` may hold
-    anything on entry): the one-hot blocks are cleared first, the others written whole. Games
-    ``lo <= b < hi``. (``play_tables``: what each action id plays, for the ``recent`` block.)"""
+    """``out[b]`` (float32 [B, O]) = the observation of player ``me = players[b]`` in game b;
+    "seat k" is the k-th seat to the left of ``me`` round the table (``reseat_every``: by
+    ``seat_of``). Every entry is written (``out`` may hold anything on entry): the one-hot
+    blocks are cleared first, the others written whole. Games ``lo <= b < hi``. (``play_tables``: what each action id plays, for the ``recent`` block.)"""
     st = Arrays(*arrays)
     tab = PlayTables(*play_tables)
     n_players = rp[RuleParam.PLAYERS]
@@ -148,6 +168,7 @@ def observe_kernel(  # type: ignore[no-untyped-def]
     lock = rp[RuleParam.LOCK] != 0
     history = rp[RuleParam.OBSERVATION] != 0  # the history blocks (size 0 under "standard")
     record = rp[RuleParam.OBSERVATION] == 2  # the record block (size 0 unless "record")
+    reseat = rp[RuleParam.RESEAT_EVERY] != 0
     for b in range(lo, hi):
         me = players[b]
         _clear(out, b, off[ObsBlock.PILE_KIND], 4)
@@ -173,7 +194,7 @@ def observe_kernel(  # type: ignore[no-untyped-def]
         out[b, off[ObsBlock.PHASE] + st.phase[b]] = 1.0
         out[b, off[ObsBlock.TO_ACT]] = _flag(to_act)
         for k in range(n_players):  # seat k: cards left, passed, top play, to act, place...
-            q = (me + k) % n_players
+            q = _seat_k(st.seat_of, b, me, k, n_players, reseat)
             left = 0
             hand = st.hands[b, q]
             for c in range(NUM_CARDS):
@@ -202,10 +223,10 @@ def observe_kernel(  # type: ignore[no-untyped-def]
         _uecda(out, b, off, jacks, stale, lock, st.jack_back[b], st.pass_run[b], st.pile_suits[b],
                st.locked[b])
         if history:
-            _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], st.seat_played[b], me, n_players)
-            _per_seat(out, b, off[ObsBlock.SEAT_PASSED], st.seat_passed[b], me, n_players)
+            _per_seat(out, b, off[ObsBlock.SEAT_PLAYED], off[ObsBlock.SEAT_PASSED],
+                      st.seat_played[b], st.seat_passed[b], me, n_players, st.seat_of, reseat)
             _recent(out, b, off[ObsBlock.RECENT], st.recent[b], me, n_players, tab.kind,
-                    tab.rank, tab.size)
+                    tab.rank, tab.size, st.seat_of, reseat)
         if record:
-            _record(out, b, off[ObsBlock.RECORD], st.recent[b], me, n_players)
+            _record(out, b, off[ObsBlock.RECORD], st.recent[b], me, n_players, st.seat_of, reseat)
 

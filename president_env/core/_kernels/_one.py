@@ -1,6 +1,6 @@
 """One game in one compiled call, its arrays handed over as one int64 vector of addresses.
 
-Typing and unboxing the 35 state arrays and the 11 table arrays that
+Typing and unboxing the 36 state arrays and the 11 table arrays that
 :func:`~president_env.core._kernels._advance.advance_kernel` takes costs ~3.5 us per call from
 Python, more than the game's own work (~2 us). :func:`one_advance` takes instead one int64
 vector, the *spec*, that holds the address and the dimensions of every one of those arrays
@@ -85,7 +85,7 @@ def _a3(spec, slot, dtype):  # type: ignore[no-untyped-def]
 
 @kernel(inline="always")
 def state_arrays(spec):  # type: ignore[no-untyped-def]
-    """The state arrays of slots 0..34 of ``spec``, as views (the tuple the kernels take)."""
+    """The state arrays of slots 0..35 of ``spec``, as views (the tuple the kernels take)."""
     return (
         _a3(spec, 0, np.int8), _a1(spec, 1, np.int8), _a1(spec, 2, np.int8),
         _a1(spec, 3, np.int8), _a1(spec, 4, np.int8), _a1(spec, 5, np.int8),
@@ -98,7 +98,7 @@ def state_arrays(spec):  # type: ignore[no-untyped-def]
         _a1(spec, 24, np.int8), _a2(spec, 25, np.int8), _a2(spec, 26, np.int8),
         _a1(spec, 27, np.bool_), _a1(spec, 28, np.bool_), _a1(spec, 29, np.int16),
         _a3(spec, 30, np.int8), _a3(spec, 31, np.int8), _a3(spec, 32, np.int16),
-        _a1(spec, 33, np.int8), _a1(spec, 34, np.bool_),
+        _a1(spec, 33, np.int8), _a1(spec, 34, np.bool_), _a2(spec, 35, np.int8),
     )
 
 
@@ -139,7 +139,7 @@ def fill_spec(arrays, spec):  # type: ignore[no-untyped-def]
 
 
 def state_spec(arrays: Sequence[np.ndarray]) -> npt.NDArray[np.int64] | None:
-    """The address vector of the state arrays alone (slots 0..34, as in a spec), or None when
+    """The address vector of the state arrays alone (slots 0..35, as in a spec), or None when
     one cannot be handed over by address (other dtype or dimensions, not C-contiguous,
     unaligned or read-only)."""
     if len(arrays) != NUM_STATE:

@@ -17,7 +17,8 @@ holding a J (:func:`_holds_rank`) toggles ``jack_back`` until the trick ends, an
 force is ``revolution != jack_back``; with ``six_reverses`` a play holding a 6 toggles
 ``six_reversed``, which turns the direction of play (:func:`direction`) until the deal ends;
 with ``stalemate_passes`` that many passes in a row (``pass_run``) end the deal, the players
-still in ranked from the game's seed (:func:`~._deal.rank_the_rest`).
+still in ranked from the game's seed (:func:`~._deal.rank_the_rest`); with ``reseat_every``
+the next player is the next round the table by ``seat_of`` (:func:`~._seats.next_seated`).
 
 The public history of the deal is kept only with ``observation="history"`` or ``"record"``
 (``RuleParam.OBSERVATION``; :func:`step_kernel` runs a copy of its loop compiled for each
@@ -46,6 +47,7 @@ from president_env.core._kernels._deal import (
     seat_with_title,
 )
 from president_env.core._kernels._jit import kernel
+from president_env.core._kernels._seats import direction, next_seated
 from president_env.core._kernels._types import (
     NUM_ASKS,
     PASS_OTHER,
@@ -247,34 +249,14 @@ def _went_out(hands, place, n_finished, b, p):  # type: ignore[no-untyped-def]
 
 
 @kernel(inline="always")
-def next_active(place, passed, b, seat, n_players, skip_passed, d):  # type: ignore[no-untyped-def]
-    """Next seat from ``seat`` in direction ``d`` (1: to the left, -1: to the right) still
-    holding cards (and not passed, if asked)."""
-    for i in range(1, n_players + 1):
-        q = (seat + n_players + d * i) % n_players
-        if place[b, q] < 0 and not (skip_passed and passed[b, q]):
-            return q
-    return -1
-
-
-@kernel(inline="always")
-def direction(western, revolution, six_reversed):  # type: ignore[no-untyped-def]
-    """Direction of play: -1 (to the right) in a revolution with ``western_revolution``
-    (``RuleParam.WESTERN_REVOLUTION``), else 1 (to the left); the other way round while
-    ``six_reversed`` (``six_reverses``). (Scalars only: handing ``rp`` to a helper in a game
-    loop costs a reference count per call.)"""
-    return -1 if (western and revolution) != six_reversed else 1
-
-
-@kernel(inline="always")
 def new_trick(  # type: ignore[no-untyped-def]
     pile_kind, pile_rank, pile_size, last_player, passed, place, current, b, winner, n_players, d,
-    pile_suits, locked
+    pile_suits, locked, seat_of, reseat
 ):
     """Clear the pile (and ``lock``'s suits and lock); the winner leads, or the next seat in
     direction ``d`` holding cards. With no winner (-1: everyone passed on the empty pile,
     ``lead_may_pass``) the seat after the last to pass (``current``) holding cards, the leader,
-    leads again."""
+    leads again. (``seat_of``, ``reseat``: see :func:`~._seats.next_seated`.)"""
     pile_suits[b] = 0
     locked[b] = False
     pile_kind[b] = Kind.PASS
@@ -286,7 +268,7 @@ def new_trick(  # type: ignore[no-untyped-def]
         current[b] = winner
     else:
         after = winner if winner >= 0 else current[b]
-        current[b] = next_active(place, passed, b, after, n_players, False, d)
+        current[b] = next_seated(place, passed, b, after, n_players, False, d, seat_of, reseat)
 
 
 @kernel(inline="always")
@@ -426,6 +408,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
     sixes = rp[RuleParam.SIX_REVERSES] != 0
     stale = rp[RuleParam.STALEMATE_PASSES]
     lock = rp[RuleParam.LOCK] != 0
+    reseat = rp[RuleParam.RESEAT_EVERY] != 0
     for b in range(lo, hi):
         a = actions[b]
         if a < 0:
@@ -437,8 +420,7 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
         if st.phase[b] == Phase.EXCHANGE:
             _exchange_move(rp, st, b, p, tab.kind[a], tab.card[a])
             continue
-        winner = -1  # who wins the trick with this action (-1: the trick goes on)
-        kind = tab.kind[a]
+        winner, kind = -1, tab.kind[a]  # (winner: who wins the trick with it; -1: it goes on)
         if history:
             _note_move(st.recent, b, p, a)
         if kind == Kind.PASS:
@@ -452,19 +434,17 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
                 continue
         else:
             st.pass_run[b] = 0
-            rank = tab.rank[a]  # -1 for jokers alone
-            size = tab.size[a]
+            rank, size = tab.rank[a], tab.size[a]  # (rank -1: jokers alone)
             rev = st.revolution[b] != st.jack_back[b]  # the order in force
             _take(st.hands, st.played, st.seat_played, history, b, p, kind, rank, size,
                   tab.suit[a], tab.card[a], taken)
             revolts = _revolts(rp, kind, size)
             if western and _row_of_singles(st.row_rank, st.row_count, b, kind, rank, size):
                 revolts = True
-            if revolts:
-                if next_trick:
-                    st.pending[b] = not st.pending[b]
-                else:
-                    st.revolution[b] = not st.revolution[b]
+            if revolts and next_trick:
+                st.pending[b] = not st.pending[b]
+            elif revolts:
+                st.revolution[b] = not st.revolution[b]
             _turn(st.jack_back, st.six_reversed, b, jacks, sixes, kind, rank, size)
             on_joker = _top_play(lock, st.pile_kind, st.pile_rank, st.pile_size, st.last_player,
                                  st.pile_suits, st.locked, b, p, kind, rank, size, tab.suit[a],
@@ -486,6 +466,8 @@ def _step_games(rp, tables, arrays, actions, lo, hi, history):  # type: ignore[n
         if over:
             st.jack_back[b] = False
             new_trick(st.pile_kind, st.pile_rank, st.pile_size, st.last_player, st.passed,
-                      st.place, st.current, b, winner, n_players, d, st.pile_suits, st.locked)
+                      st.place, st.current, b, winner, n_players, d, st.pile_suits, st.locked,
+                      st.seat_of, reseat)
         else:
-            st.current[b] = next_active(st.place, st.passed, b, p, n_players, True, d)
+            st.current[b] = next_seated(st.place, st.passed, b, p, n_players, True, d,
+                                        st.seat_of, reseat)

@@ -70,6 +70,7 @@ STATE_DTYPES: dict[str, tuple[type, tuple[str, ...]]] = {
     "recent": (np.int16, ("H", "M")),
     "pile_suits": (np.int8, ()),
     "locked": (np.bool_, ()),
+    "seat_of": (np.int8, ("P",)),
 }
 """dtype and dimensions after the batch axis of every state array, in the order of
 :class:`Arrays` (P players, C card ids, R ranks and the jokers, K asks, X keys of a pass,
@@ -118,6 +119,7 @@ class Arrays(NamedTuple):
     recent: np.ndarray
     pile_suits: np.ndarray
     locked: np.ndarray
+    seat_of: np.ndarray
 
 
 class PlayTables(NamedTuple):
