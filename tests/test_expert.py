@@ -209,8 +209,10 @@ def aec_steps(rules: Rules, hands: np.ndarray, seat_of: np.ndarray, seeds: list[
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_the_expert_decides_the_same_through_the_aec_env_and_the_tournament(preset: str) -> None:
     """The same deals and seeds, every move of every game: the tournament's table (the Expert
-    among others in a batch) and the AEC env's ``last()`` / ``act(observation, mask)``."""
-    rules = Rules.preset(preset, observation="record")
+    among others in a batch) and the AEC env's ``last()`` / ``act(observation, mask)``. The
+    env is reset from the tournament's hands, not its deal seed, which also draws the seats of
+    ``reseat_every`` (``uecda``): that option is off here, every other rule of the preset on."""
+    rules = Rules.preset(preset, observation="record", reseat_every=None)
     p, deals, samples, steps = rules.num_players, 2, 4, 2
     agents: dict[str, Any] = {"expert": lambda r, s: ExpertAgent(r, s, samples=samples,
                                                                   steps=steps)}

@@ -29,7 +29,7 @@ from president_env.core.cards import NUM_NATURAL, RANK_NAMES, card_name, format_
 from president_env.core.engine import Engine, State, deal_hands
 from president_env.core.rules import RevolutionTiming, Rules
 from president_env.testing import compare
-from president_env.testing import reference as reference_module
+from president_env.testing import reference_uecda as dealing_module  # the reference deals here
 from president_env.testing.reference import ReferenceGame
 
 # ------------------------------------------------------------------------------ two implementations
@@ -1063,7 +1063,7 @@ def test_a_bum_holding_one_card_is_asked_once(
     def fake_deal(rules: Rules, seed: int, deal_no: int, dealer: int) -> np.ndarray:
         return given.copy() if deal_no == 1 else deal_hands(rules, seed, deal_no, dealer)
 
-    monkeypatch.setattr(reference_module, "deal_hands", fake_deal)
+    monkeypatch.setattr(dealing_module, "deal_hands", fake_deal)
     g = finish_first_deal(new_game, r, 0)
     if isinstance(g, EngineGame):
         g.redeal(second)
