@@ -43,33 +43,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from president_env.core.constants import JOKER, NUM_SUITS
+from president_env.core.constants import JOKER
 from president_env.core.engine import Engine
 from president_env.core.one_game import OneGame
 from president_env.core.rules import Rules
 from president_env.uecda.client import View
+from president_env.uecda.log import cell_id
 from president_env.uecda.moves import CONTEST_RULES, EIGHT, ServerRules, legal_plays
 from president_env.uecda.protocol import LOW_COLUMN, Cell, Hand, Play
-from president_env.uecda.replay import action_play, play_action, rules_for
+from president_env.uecda.replay import action_play, counts_of, play_action, rules_for
 
-
-def card_id(cell: Cell) -> int:
-    """The engine's card id of a natural card's cell (row S H D C, column 1..13)."""
-    row, column = cell
-    return (column - 1) * NUM_SUITS + NUM_SUITS - 1 - row
-
-
-DIAMOND_THREE = card_id((2, LOW_COLUMN))
+DIAMOND_THREE = cell_id((2, LOW_COLUMN))
 """The engine's card id of the 3 of diamonds (its holder leads every game)."""
-
-
-def counts_of(cards: Sequence[Cell] | frozenset[Cell], joker: bool) -> npt.NDArray[np.int8]:
-    """53 counts in the engine's card ids of natural cards' cells and the joker."""
-    out = np.zeros(JOKER + 1, np.int8)
-    for cell in cards:
-        out[card_id(cell)] = 1
-    out[JOKER] = int(joker)
-    return out
 
 
 @dataclass
@@ -247,5 +232,5 @@ class AgentChooser:
         return play
 
 
-__all__: Sequence[str] = ("AgentChooser", "Position", "card_id", "counts_of", "engine_position",
+__all__: Sequence[str] = ("AgentChooser", "Position", "engine_position",
                           "give_back", "starting_hands")

@@ -63,6 +63,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from president_env.core.cards import card_id
 from president_env.core.constants import JOKER, NUM_CARDS, NUM_SUITS
 
 Counts = npt.NDArray[np.int8]
@@ -153,6 +154,13 @@ class UecdaLog:
     seed: int
     games: tuple[UecdaGame, ...]
     total_points: tuple[int, ...]
+
+
+def cell_id(cell: tuple[int, int]) -> int:
+    """The engine's card id of a natural card's cell of the server's tables (row S H D C,
+    column 1..13 for the ranks 3..2)."""
+    row, column = cell
+    return card_id(column - 1, NUM_SUITS - 1 - row)
 
 
 def read_log(path: str | os.PathLike[str]) -> UecdaLog:
@@ -388,7 +396,7 @@ def _read_cards(body: str) -> tuple[Counts, tuple[Cell, ...]]:
         if pair[0] in _ROWS:
             if column == 0:
                 raise ValueError(f"{pair!r} is no card: only the joker stands beyond the ranks")
-            counts[(column - 1) * NUM_SUITS + NUM_SUITS - 1 - row] += 1
+            counts[cell_id((row, column))] += 1
             continue
         counts[JOKER] += 1
         suit = NO_SUIT if row == 4 else NUM_SUITS - 1 - row

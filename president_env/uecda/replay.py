@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +44,15 @@ from president_env.core.one_game import OneGame
 from president_env.core.rules import Rules
 from president_env.records.recorder import GameRecorder
 from president_env.uecda.game import hands_after_exchange, read_refused
-from president_env.uecda.log import NO_SUIT, NUM_PLAYERS, UecdaGame, UecdaLog, UecdaMove, read_log
+from president_env.uecda.log import (
+    NO_SUIT,
+    NUM_PLAYERS,
+    UecdaGame,
+    UecdaLog,
+    UecdaMove,
+    cell_id,
+    read_log,
+)
 from president_env.uecda.moves import ServerRules
 from president_env.uecda.protocol import JOKER_ROW as ROW_OF_JOKER
 from president_env.uecda.protocol import Play
@@ -113,17 +121,23 @@ def action_for(layout: ActionLayout, move: UecdaMove) -> int | None:
         return None
 
 
+def counts_of(cards: Iterable[tuple[int, int]], joker: bool) -> npt.NDArray[np.int8]:
+    """53 counts in the engine's card ids of natural cards' cells and the joker."""
+    out = np.zeros(JOKER + 1, np.int8)
+    for cell in cards:
+        out[cell_id(cell)] = 1
+    out[JOKER] = int(joker)
+    return out
+
+
 def play_action(layout: ActionLayout, play: Play) -> int | None:
     """The engine's exact action of a submission's table (:func:`action_for` of the same
     cards, the joker standing where the table puts it); ``None`` as there."""
     if play.is_pass:
         return 0
-    counts = np.zeros(JOKER + 1, np.int8)
-    for row, column in play.cards:
-        counts[(column - 1) * NUM_SUITS + NUM_SUITS - 1 - row] = 1
+    counts = counts_of(play.cards, play.joker is not None)
     joker_as: tuple[tuple[int | None, int], ...] = ()
     if play.joker is not None:
-        counts[JOKER] = 1
         row, column = play.joker
         joker_as = ((column - 1, NO_SUIT if row == ROW_OF_JOKER else NUM_SUITS - 1 - row),)
     return action_for(layout, UecdaMove(-1, counts, joker_as))
@@ -191,10 +205,7 @@ def game_hands(game: UecdaGame) -> npt.NDArray[np.int8]:
     out = np.zeros((NUM_PLAYERS, JOKER + 1), np.int8)
     hands = hands_after_exchange(game)
     for s, player in enumerate(game.seats):
-        hand = hands[player]
-        for row, col in hand.cards:  # the server's rows S H D C, columns 1..13
-            out[s, (col - 1) * NUM_SUITS + NUM_SUITS - 1 - row] = 1
-        out[s, JOKER] = int(hand.joker)
+        out[s] = counts_of(hands[player].cards, hands[player].joker)
     return out
 
 

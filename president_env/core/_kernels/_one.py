@@ -9,8 +9,8 @@ tables and the number of deals; it rebuilds the table arrays as views in compile
 copy) and calls :func:`advance_at` (``advance_kernel`` inlined, on the state arrays of the
 spec) with the arguments ``Engine.advance`` gives it. A call then unboxes three small arrays:
 ~0.5 us. ``advance_at`` is a compiled call, not inlined a second time: one copy of the step,
-mask and observation code serves both paths (inlined twice, it was over a third of the warm-up's
-compile on a clean cache), and its arguments are a few arrays, not the state's 33.
+mask and observation code serves both paths (inlined twice, it was over a third of the one-game
+warm-up's compile on a clean cache), and its arguments are a few arrays, not the state's 33.
 
 The spec is built by :class:`president_env.core.one_game.OneGame`, which holds every array
 it points to (the state, whose fields are never rebound, and the engine's tables) for as long
