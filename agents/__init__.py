@@ -30,7 +30,7 @@ from agents import pretrained
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
 from agents.expert import ExpertAgent
 from agents.pretrained import PRETRAINED
-from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, NormalAgent
+from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, KitAgent, NormalAgent
 from president_env.core.rules import Rules
 
 AgentFactory = Callable[[Rules, "int | None"], Agent]
@@ -40,6 +40,7 @@ AGENTS: dict[str, type[BaseAgent]] = {
     "easy": EasyAgent,
     "normal": NormalAgent,
     "hard": HardAgent,
+    "kit": KitAgent,
 }
 
 
@@ -125,6 +126,7 @@ __all__ = [
     "EasyAgent",
     "ExpertAgent",
     "HardAgent",
+    "KitAgent",
     "NormalAgent",
     "RandomAgent",
     "RuleAgent",

@@ -27,7 +27,11 @@ opponent may answer its lone joker with the 3 of spades; with ``jack_back`` Easy
 play is the lowest in the order in force (revolution XOR 11-back), while Normal keeps to the
 order after the trick (see :mod:`agents.kernels.normal`).
 
-All three decide from the observation and the legal-action mask only (see
+:class:`KitAgent` is none of the three levels: it plays as the UECda development kit's sample
+client does (the contest's baseline opponent; :mod:`agents.kernels.kit`), so that our agents
+can meet it at our own table.
+
+All four decide from the observation and the legal-action mask only (see
 :mod:`agents.kernels`); they are deterministic, so ``seed`` is accepted for a uniform
 constructor and ignored.
 """
@@ -40,13 +44,14 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import IntArray, RuleAgent
-from agents.kernels import HardWeight, easy_kernel, hard_kernel, normal_kernel
+from agents.kernels import HardWeight, easy_kernel, hard_kernel, kit_kernel, normal_kernel
 from president_env.core.rules import Rules
 
 # numba dispatchers, typed loosely for mypy
 _EASY: Any = easy_kernel
 _NORMAL: Any = normal_kernel
 _HARD: Any = hard_kernel
+_KIT: Any = kit_kernel
 
 
 class EasyAgent(RuleAgent):
@@ -68,6 +73,19 @@ class NormalAgent(RuleAgent):
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
         out = np.empty(len(obs), np.int64)
         _NORMAL(obs, mask, *self._args(), out)
+        return out
+
+
+class KitAgent(RuleAgent):
+    """The UECda development kit's sample client, as the server's logs show it plays: its
+    longest run, largest set or lowest card; it follows only with a set of the exact size it
+    holds (:mod:`agents.kernels.kit`): the contest's baseline opponent at our own table."""
+
+    name = "kit"
+
+    def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
+        out = np.empty(len(obs), np.int64)
+        _KIT(obs, mask, *self._args(), out)
         return out
 
 

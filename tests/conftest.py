@@ -131,8 +131,8 @@ def warm_numba_cache(part: str = "all") -> None:
             for players in sorted({max(lo, 4), min(hi, 6)}):
                 rules = Rules.preset(preset, num_players=players)
                 check_engine(rules, games=2, batch=2, singles=1)
-                seats = {name: name for name in ("easy", "normal", "hard")}
-                seats.update({f"hard{p}": "hard" for p in range(3, players)})
+                seats = {name: name for name in ("easy", "normal", "hard", "kit")}
+                seats.update({f"hard{p}": "hard" for p in range(4, players)})
                 run_tournament(seats, rules, num_deals=2, progress=False, ratings=False)
         run_tournament({name: name for name in ("expert", "hard", "normal", "easy")},
                        Rules.preset("standard", num_players=4), num_deals=1, progress=False,

@@ -12,6 +12,7 @@ those; see :meth:`agents.base.BaseAgent.act_batch`).
   :func:`~president_env.core.take_cards`, shared with Hard);
 * :mod:`~agents.kernels.easy`, :mod:`~agents.kernels.normal`: the two simple levels, as small
   helpers per decision (exchange return, going out, lead, follow);
+* :mod:`~agents.kernels.kit`: the UECda kit's sample client, as its logged plays show it;
 * :mod:`~agents.kernels.asks`: the President's asks (``president_asks``) of Normal and Hard;
 * :mod:`~agents.kernels.hard_odds` (chances to hold a trick or to follow),
   :mod:`~agents.kernels.hard_value` (weights, value of a hand), :mod:`~agents.kernels.hard`
@@ -33,6 +34,7 @@ The kernels take ``(obs float32 [B, O], mask bool [B, A], off, rp, acts, ..., ou
 from agents.kernels.easy import easy_kernel
 from agents.kernels.hard import hard_kernel
 from agents.kernels.hard_value import HardWeight
+from agents.kernels.kit import kit_kernel
 from agents.kernels.normal import normal_kernel
 from agents.kernels.observation import ObsBlock, block_offsets
 from agents.kernels.plays import Actions, action_tables, every_row_legal
@@ -46,5 +48,6 @@ __all__ = [
     "easy_kernel",
     "every_row_legal",
     "hard_kernel",
+    "kit_kernel",
     "normal_kernel",
 ]
