@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -185,23 +186,44 @@ def _aec_problems(data: Path) -> list[str]:
 
 
 def uecda_matches(rows: list[Row]) -> list[list[Row]]:
-    """The matches of ``uecda_strength.csv``: each is our agent's row (``opponents`` "4
-    sample") and the rows of the four sample clients after it."""
+    """The matches of ``uecda_strength.csv``: each is the rows of our agents (one or more) and
+    then the rows of the sample clients at the same table."""
     out: list[list[Row]] = []
     for r in rows:
-        if r["agent"].startswith("sample#") and out:
+        sample = r["agent"].startswith("sample#")
+        if out and (sample or not out[-1][-1]["agent"].startswith("sample#")):
             out[-1].append(r)
         else:
             out.append([r])
     return out
 
 
+def uecda_table_of(match: list[Row], row: Row) -> Counter[str]:
+    """The other four seats of ``row``'s table in ``match``: agent (``sample`` for every sample
+    client) -> seats."""
+    seats = Counter("sample" if r["agent"].startswith("sample#") else r["agent"] for r in match)
+    seats["sample" if row["agent"].startswith("sample#") else row["agent"]] -= 1
+    return +seats
+
+
+def _uecda_opponents(text: str) -> Counter[str] | None:
+    """``"1 hard+3 sample"`` -> its Counter; None if it is not such a list."""
+    out: Counter[str] = Counter()
+    for part in text.split("+"):
+        m = re.fullmatch(r"([1-4]) (\S+)", part)
+        if m is None:
+            return None
+        out[m.group(2)] += int(m.group(1))
+    return out
+
+
 def _uecda_problems(rows: list[Row], notes: Path = EXPERIMENTS) -> list[str]:
-    """Each match of ``uecda_strength.csv`` is our agent and four sample clients over the same
-    games, with every mean inside its interval, the five mean ranks summing to 15 (the places
-    1 to 5 of every game), and its Expert's budget named. Each agent is one a user can seat
-    again: a sample client (``sample#k``), an agent ``agents.load_agent`` resolves by name, or
-    a checkpoint that is not shipped, named by the path that a command in the experiment notes
+    """Each match of ``uecda_strength.csv`` is five players over the same games: our agents,
+    then sample clients ``sample#1``, ``sample#2``, ..., each row's ``opponents`` the other
+    four (``"1 hard+3 sample"``), every mean inside its interval, the five mean ranks summing to
+    15 (the places 1 to 5 of every game), and its Expert's budget named. Each agent is one a
+    user can seat again: a sample client, an agent ``agents.load_agent`` resolves by name, or a
+    checkpoint that is not shipped, named by the path that a command in the experiment notes
     (``notes``) writes: under its ``--out``."""
     from agents import agent_names
 
@@ -221,16 +243,17 @@ def _uecda_problems(rows: list[Row], notes: Path = EXPERIMENTS) -> list[str]:
             out.append(f"{name} line {line}: agent {agent!r} is no sample#k, no agent name and "
                        f"no checkpoint under the --out of a training command in {notes.name}/")
     for match in uecda_matches(rows):
-        agent = match[0]["agent"]
-        want = [f"sample#{i}" for i in range(1, 5)]
-        if (match[0]["opponents"] != "4 sample" or [r["agent"] for r in match[1:]] != want
-                or any(r["opponents"] != f"1 {agent}+3 sample" for r in match[1:])):
-            out.append(f"{name}: the {agent} match is not {agent} vs '4 sample' followed by "
-                       f"{', '.join(want)} vs '1 {agent}+3 sample'")
+        ours = [r["agent"] for r in match if not r["agent"].startswith("sample#")]
+        want = ours + [f"sample#{i}" for i in range(1, 6 - len(ours))]
+        if [r["agent"] for r in match] != want or any(
+                _uecda_opponents(r["opponents"]) != uecda_table_of(match, r) for r in match):
+            out.append(f"{name}: the {'+'.join(ours)} match is not {', '.join(want)}, each "
+                       "row's opponents the other four")
             continue
         if len({r["games"] for r in match}) != 1 or len({r["expert_budget"] for r in match}) != 1:
-            out.append(f"{name}: the rows of the {agent} match differ in games or budget")
+            out.append(f"{name}: the rows of the {'+'.join(ours)} match differ in games or budget")
         total = sum(float(r["mean_rank"]) for r in match)
         if abs(total - 15) > 0.0026:  # five means rounded to 3 decimals
-            out.append(f"{name}: the mean ranks of the {agent} match sum to {total:.3f}, not 15")
+            out.append(f"{name}: the mean ranks of the {'+'.join(ours)} match sum to "
+                       f"{total:.3f}, not 15")
     return out + _budget_problems(name, rows, lambda r: "expert" in r["agent"] + r["opponents"])

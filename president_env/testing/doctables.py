@@ -48,6 +48,7 @@ from president_env.testing.datachecks import (
     read_benchmarks,
     read_csv,
     uecda_matches,
+    uecda_table_of,
 )
 
 
@@ -283,18 +284,23 @@ def benchmark_ratios_table(data: Path) -> str:
 
 
 def uecda_table(data: Path) -> str:
-    """Our agents at the UECda standard server, each against four of its sample clients."""
+    """Our agents at the UECda standard server, against the kit's sample clients and each
+    other: a row per agent of ours, the sample clients of its match summed up."""
     body = []
     for match in uecda_matches(read_csv(data, "uecda_strength.csv")):
-        ours, samples = match[0], sorted(float(r["mean_rank"]) for r in match[1:])
-        body.append([f"`{ours['agent']}`", f"{int(ours['games']):,}",
-                     f"**{float(ours['mean_rank']):.3f}** [{float(ours['ci_low']):.3f}, "
-                     f"{float(ours['ci_high']):.3f}]", ours["refused"],
-                     f"{samples[0]:.3f}-{samples[-1]:.3f}",
-                     f"{sum(int(r['refused']) for r in match[1:])}", ours["server"],
-                     _budget(ours)])
-    return _table(["our agent", "games", "mean rank, 95% CI", "refused plays", "samples' mean ranks",
-                   "samples' refused", "server", "Expert's budget"], body)
+        samples = [r for r in match if r["agent"].startswith("sample#")]
+        ranks = sorted(float(r["mean_rank"]) for r in samples)
+        for ours in match[: len(match) - len(samples)]:
+            table = uecda_table_of(match, ours)
+            body.append([f"`{ours['agent']}`", ", ".join(f"{n} {a}" for a, n in table.items()),
+                         f"{int(ours['games']):,}",
+                         f"**{float(ours['mean_rank']):.3f}** [{float(ours['ci_low']):.3f}, "
+                         f"{float(ours['ci_high']):.3f}]", ours["refused"],
+                         f"{ranks[0]:.3f}-{ranks[-1]:.3f}",
+                         f"{sum(int(r['refused']) for r in samples)}", ours["server"],
+                         _budget(ours)])
+    return _table(["our agent", "at the table with", "games", "mean rank, 95% CI", "refused plays",
+                   "samples' mean ranks", "samples' refused", "server", "Expert's budget"], body)
 
 
 TABLES: dict[str, Callable[[Path], str]] = {
