@@ -7,6 +7,9 @@
   :func:`~president_env.uecda.agent.engine_position` built from the view alone (the others'
   hands unknown) must equal the engine's own, for the standard and the record observation and
   under several switches of the server's rules.
+* **What the match told:** the observation an agent reads adds every seat's class and this
+  game's exchange (:func:`~president_env.uecda.agent.match_context`): checked against the
+  server's log of the same match.
 * **The hidden split does not show:** two different splits of the unseen cards give the same
   observation and mask.
 * **Plays and actions:** every exact action of the layout goes to a table and back to itself.
@@ -26,9 +29,16 @@ import numpy as np
 import pytest
 
 from president_env.core.actions import ActionLayout
+from president_env.core.observe import ObservationLayout
 from president_env.core.one_game import OneGame
 from president_env.uecda import read_log
-from president_env.uecda.agent import AgentChooser, engine_for, engine_position, give_back
+from president_env.uecda.agent import (
+    AgentChooser,
+    engine_for,
+    engine_position,
+    give_back,
+    match_context,
+)
 from president_env.uecda.client import Chooser, GreedyChooser, RandomChooser, View
 from president_env.uecda.game import read_refused
 from president_env.uecda.match import MatchConfig
@@ -90,6 +100,37 @@ def test_a_views_position_is_the_engines_own(rules: ServerRules, tmp_path: Path)
                 one.step(a)
             assert one.current < 0
         assert compared == len(views) > 8 * 40  # every decision was compared
+
+
+def test_the_agent_reads_the_classes_and_the_exchange(tmp_path: Path) -> None:
+    views = kept_match(ServerRules(), 5, 12, tmp_path / "m.log")
+    games = {g.number: g for g in read_log(tmp_path / "m.log").games}
+    rules = rules_for(ServerRules()).replace(observation="record")
+    layout = ObservationLayout(rules)
+    told = 0
+    for view in views:
+        game = games[view.game]
+        obs = match_context(view, layout, engine_position(view, rules).obs)
+        title = obs[layout.slices["title"]].reshape(5, 5)
+        gave, received = obs[layout.slices["gave"]], obs[layout.slices["received"]]
+        if game.classes is None:
+            assert not title.any() and not gave.any() and not received.any()
+            continue
+        ours = view.seats.index(view.player)
+        for k in range(5):  # seat k: k seats after ours
+            assert title[k].sum() == 1
+            assert title[k].argmax() == game.classes[view.seats[(ours + k) % 5]]
+        out_ = sum((c.astype(int) for g, _, c in game.exchange if g == view.player), np.zeros(53, int))
+        in_ = sum((c.astype(int) for _, r, c in game.exchange if r == view.player), np.zeros(53, int))
+        mine = game.classes[view.player]
+        if mine < 2:  # daifugo, fugo: what it gave back; what it got is in its dealt hand
+            np.testing.assert_array_equal(gave, out_)
+            assert not received.any()
+        else:  # the cards the server took, those given back (net of a card given back)
+            np.testing.assert_array_equal(gave, np.maximum(out_ - in_, 0))
+            np.testing.assert_array_equal(received, np.maximum(in_ - out_, 0))
+        told += mine != 2
+    assert told > 100
 
 
 def test_the_hidden_split_does_not_show(tmp_path: Path) -> None:

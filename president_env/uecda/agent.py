@@ -30,7 +30,12 @@ daifugo and fugo give back their **weakest cards that are neither an 8 (it clear
 nor part of a pair or more of one rank, nor part of a run of three or more of one suit**,
 weakest first (the lowest rank, then the server's row order); only when too few such cards are
 held are the others taken, in the same order with the 8s last. The joker is never given.
-The cards given and received are not in the engine's position (it knows no exchange).
+
+The rebuilt position is the first deal of a new game; what the match told beside it goes into
+the observation the agent reads (:func:`match_context`), as our engine's match would show it:
+every seat's class (the ``title`` block) and the cards that left our hand in this game's
+exchange and those that joined it (``gave``, ``received``; a daifugo or fugo cannot tell which
+of its cards came from the exchange: its ``received`` stays empty).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import numpy.typing as npt
 
 from president_env.core.constants import JOKER
 from president_env.core.engine import Engine
+from president_env.core.observe import ObservationLayout
 from president_env.core.one_game import OneGame
 from president_env.core.rules import Rules
 from president_env.uecda.client import View
@@ -143,6 +149,28 @@ def engine_position(view: View, rules: Rules, split_seed: int | None = None) -> 
     return Position(game, seat, hands)
 
 
+def match_context(view: View, layout: ObservationLayout, obs: npt.ArrayLike) -> np.ndarray:
+    """``obs`` (our seat's, of the position rebuilt from ``view``, laid out by ``layout``) with
+    the classes and this game's exchange filled in (the module docstring)."""
+    out = np.array(obs, np.float32)
+    players = len(view.seats)
+    if view.classes is not None:
+        ours = view.seats.index(view.player)
+        title = np.zeros((players, players), np.float32)
+        for k in range(players):
+            title[k, view.classes[view.seats[(ours + k) % players]]] = 1.0
+        out[layout.slices["title"]] = title.reshape(-1)
+    if view.dealt is not None and view.classes is not None:
+        mine = counts_of(view.hand.cards, view.hand.joker).astype(np.int64)
+        for player, play in view.history:
+            if player == view.player and play is not None:
+                mine += counts_of(play.cards, play.joker is not None)
+        dealt = counts_of(view.dealt.cards, view.dealt.joker).astype(np.int64)
+        out[layout.slices["gave"]] = np.maximum(dealt - mine, 0)
+        out[layout.slices["received"]] = np.maximum(mine - dealt, 0)
+    return out
+
+
 def give_back(hand: Hand, count: int) -> Play:
     """The ``count`` cards the daifugo or fugo gives back (the module docstring's rule)."""
     cells = hand.cards
@@ -188,6 +216,7 @@ class AgentChooser:
         self.decisions = 0
         self.disagreements: list[str] = []
         self._agents: dict[ServerRules, object] = {}
+        self._layouts: dict[Rules, ObservationLayout] = {}
         self._agent(CONTEST_RULES)  # a bad spec fails here, before any game
 
     def _agent(self, server_rules: ServerRules) -> object:
@@ -209,9 +238,13 @@ class AgentChooser:
 
     def play(self, view: View) -> Play:
         agent = self._agent(view.rules)
-        pos = engine_position(view, self.rules(view.rules))
+        rules = self.rules(view.rules)
+        pos = engine_position(view, rules)
         layout = pos.game.engine.layout
-        action = int(agent.act(pos.obs, pos.mask))  # type: ignore[attr-defined]
+        if rules not in self._layouts:
+            self._layouts[rules] = ObservationLayout(rules)
+        obs = match_context(view, self._layouts[rules], pos.obs)
+        action = int(agent.act(obs, pos.mask))  # type: ignore[attr-defined]
         play = action_play(layout, action)
         self.decisions += 1
         server = legal_plays(view.hand, view.public, view.rules)
@@ -233,4 +266,4 @@ class AgentChooser:
 
 
 __all__: Sequence[str] = ("AgentChooser", "Position", "engine_position",
-                          "give_back", "starting_hands")
+                          "give_back", "match_context", "starting_hands")

@@ -67,6 +67,9 @@ class View:
     history: tuple[tuple[int, Play | None], ...]
     """This game's submissions so far: ``(player, play)``, ``None`` a pass or refusal."""
     rules: ServerRules = CONTEST_RULES
+    dealt: Hand | None = None
+    """Our hand in this game's deal table: after receiving for the daifugo and fugo, before
+    the exchange (still holding the cards the server takes) for the hinmin and daihinmin."""
 
     def legal(self) -> list[Play]:
         return legal_plays(self.hand, self.public, self.rules)
@@ -172,10 +175,11 @@ def _play_game(conn: Connection, me: int, game: int, chooser: Chooser, rules: Se
     state = TableState.from_table(deal, "deal table")
     if not state.deal:
         raise ProtocolError("the deal table of a game has no deal flag [5][0] = 1")
-    hand = Hand.from_table(deal, "deal table")
+    hand = dealt = Hand.from_table(deal, "deal table")
     classes = state.classes
     if state.give:
-        view = View(me, game, hand, Public(), state.counts, classes, state.seats, (), rules)
+        view = View(me, game, hand, Public(), state.counts, classes, state.seats, (), rules,
+                    dealt)
         gift = chooser.give(view, state.give)
         if not isinstance(gift, Play) or len(gift) != state.give or not hand.holds(gift) or (
                 gift.joker not in (None, JOKER_HOME)):
@@ -200,7 +204,7 @@ def _play_game(conn: Connection, me: int, game: int, chooser: Chooser, rules: Se
         public = Public(field_cards, state.locked, state.revolution, state.back)
         if state.my_turn:
             view = View(me, game, hand, public, state.counts, classes, state.seats,
-                        tuple(history), rules)
+                        tuple(history), rules, dealt)
             play = chooser.play(view)
             if not isinstance(play, Play):
                 raise TypeError(f"a chooser's play is a Play; got {play!r}")
