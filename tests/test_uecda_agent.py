@@ -117,9 +117,12 @@ def test_the_agent_reads_the_classes_and_the_exchange(tmp_path: Path) -> None:
             assert not title.any() and not gave.any() and not received.any()
             continue
         ours = view.seats.index(view.player)
-        for k in range(5):  # seat k: k seats after ours
+        left = obs[layout.slices["cards_left"]]
+        for k in range(5):  # seat k of the engine's own blocks: k seats after ours
+            player = view.seats[(ours + k) % 5]
+            assert left[k] == view.counts[player]  # the engine's seat order is the one we use
             assert title[k].sum() == 1
-            assert title[k].argmax() == game.classes[view.seats[(ours + k) % 5]]
+            assert title[k].argmax() == game.classes[player]
         out_ = sum((c.astype(int) for g, _, c in game.exchange if g == view.player), np.zeros(53, int))
         in_ = sum((c.astype(int) for _, r, c in game.exchange if r == view.player), np.zeros(53, int))
         mine = game.classes[view.player]

@@ -19,7 +19,7 @@ move, on the logs), in the order in effect (revolution XOR 11-back):
 * A set's joker stands in the first row the set lacks, spades, hearts, diamonds, clubs (the
   server's order); in the exchange it gives its lowest cards (the lowest card id).
 
-Any legal action the rules above do not name comes after them all (Easy's order).
+Any legal action the rules above do not name comes after them all, the weakest first.
 """
 
 from __future__ import annotations

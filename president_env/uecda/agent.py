@@ -91,15 +91,21 @@ def engine_for(rules: Rules) -> Engine:
     return _ENGINES[rules]
 
 
+def played_counts(view: View) -> npt.NDArray[np.int8]:
+    """The cards each player ``[5, 53]`` played in this game so far (``view.history``)."""
+    played = np.zeros((len(view.seats), JOKER + 1), np.int8)
+    for player, play in view.history:
+        if play is not None:
+            played[player] += counts_of(play.cards, play.joker is not None)
+    return played
+
+
 def starting_hands(view: View, split_seed: int | None = None) -> npt.NDArray[np.int8]:
     """The engine's first-deal hands ``[5, 53]`` for ``view`` (see the module docstring): seat
     ``s`` holds player ``view.seats[s]``'s cards played so far, ours the hand too, the others
     the unseen cards split by their counts (sorted, or shuffled with ``split_seed``)."""
     players = len(view.seats)
-    played = np.zeros((players, JOKER + 1), np.int8)
-    for player, play in view.history:
-        if play is not None:
-            played[player] += counts_of(play.cards, play.joker is not None)
+    played = played_counts(view)
     hands = played.copy()
     hands[view.player] += counts_of(view.hand.cards, view.hand.joker)
     unseen = [int(c) for c in np.flatnonzero(hands.sum(axis=0) == 0)]
@@ -153,18 +159,17 @@ def match_context(view: View, layout: ObservationLayout, obs: npt.ArrayLike) -> 
     """``obs`` (our seat's, of the position rebuilt from ``view``, laid out by ``layout``) with
     the classes and this game's exchange filled in (the module docstring)."""
     out = np.array(obs, np.float32)
+    if view.classes is None:  # a class-reset game: no classes, no exchange
+        return out
     players = len(view.seats)
-    if view.classes is not None:
-        ours = view.seats.index(view.player)
-        title = np.zeros((players, players), np.float32)
-        for k in range(players):
-            title[k, view.classes[view.seats[(ours + k) % players]]] = 1.0
-        out[layout.slices["title"]] = title.reshape(-1)
-    if view.dealt is not None and view.classes is not None:
-        mine = counts_of(view.hand.cards, view.hand.joker).astype(np.int64)
-        for player, play in view.history:
-            if player == view.player and play is not None:
-                mine += counts_of(play.cards, play.joker is not None)
+    ours = view.seats.index(view.player)
+    seat_k = np.asarray(view.seats)[(ours + np.arange(players)) % players]  # k seats after ours
+    title = np.zeros((players, players), np.float32)
+    title[np.arange(players), np.asarray(view.classes)[seat_k]] = 1.0
+    out[layout.slices["title"]] = title.reshape(-1)
+    if view.dealt is not None:
+        mine = (counts_of(view.hand.cards, view.hand.joker).astype(np.int64)
+                + played_counts(view)[view.player])
         dealt = counts_of(view.dealt.cards, view.dealt.joker).astype(np.int64)
         out[layout.slices["gave"]] = np.maximum(dealt - mine, 0)
         out[layout.slices["received"]] = np.maximum(mine - dealt, 0)
@@ -216,7 +221,6 @@ class AgentChooser:
         self.decisions = 0
         self.disagreements: list[str] = []
         self._agents: dict[ServerRules, object] = {}
-        self._layouts: dict[Rules, ObservationLayout] = {}
         self._agent(CONTEST_RULES)  # a bad spec fails here, before any game
 
     def _agent(self, server_rules: ServerRules) -> object:
@@ -241,9 +245,7 @@ class AgentChooser:
         rules = self.rules(view.rules)
         pos = engine_position(view, rules)
         layout = pos.game.engine.layout
-        if rules not in self._layouts:
-            self._layouts[rules] = ObservationLayout(rules)
-        obs = match_context(view, self._layouts[rules], pos.obs)
+        obs = match_context(view, pos.game.engine.obs_layout, pos.obs)
         action = int(agent.act(obs, pos.mask))  # type: ignore[attr-defined]
         play = action_play(layout, action)
         self.decisions += 1
@@ -266,4 +268,4 @@ class AgentChooser:
 
 
 __all__: Sequence[str] = ("AgentChooser", "Position", "engine_position",
-                          "give_back", "match_context", "starting_hands")
+                          "give_back", "match_context", "played_counts", "starting_hands")
