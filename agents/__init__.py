@@ -28,7 +28,7 @@ from pathlib import Path
 
 from agents import pretrained
 from agents.base import Agent, BaseAgent, RandomAgent, RuleAgent
-from agents.expert import ExpertAgent
+from agents.expert import ExpertAgent, KitExpertAgent
 from agents.pretrained import PRETRAINED
 from agents.rule_based import HARD_WEIGHTS, EasyAgent, HardAgent, KitAgent, NormalAgent
 from president_env.core.rules import Rules
@@ -44,7 +44,7 @@ AGENTS: dict[str, type[BaseAgent]] = {
 }
 
 
-SEARCH_AGENTS: dict[str, type[BaseAgent]] = {"expert": ExpertAgent}
+SEARCH_AGENTS: dict[str, type[BaseAgent]] = {"expert": ExpertAgent, "expert-kit": KitExpertAgent}
 """Agents that search (slower, and reading the history observation): not among the
 baselines of :data:`AGENTS`, but named the same way."""
 NAMED_AGENTS: dict[str, type[BaseAgent]] = {**AGENTS, **SEARCH_AGENTS}
@@ -52,7 +52,8 @@ NAMED_AGENTS: dict[str, type[BaseAgent]] = {**AGENTS, **SEARCH_AGENTS}
 
 
 def make_agent(name: str, rules: Rules, seed: int | None = None) -> BaseAgent:
-    """A built-in agent by name (``random``, ``easy``, ``normal``, ``hard``, ``expert``)."""
+    """A built-in agent by name (``random``, ``easy``, ``normal``, ``hard``, ``kit``,
+    ``expert``, ``expert-kit``)."""
     key = name.strip().lower()
     if key not in NAMED_AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents are {sorted(NAMED_AGENTS)}")
@@ -127,6 +128,7 @@ __all__ = [
     "ExpertAgent",
     "HardAgent",
     "KitAgent",
+    "KitExpertAgent",
     "NormalAgent",
     "RandomAgent",
     "RuleAgent",

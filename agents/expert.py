@@ -38,7 +38,7 @@ import numpy as np
 
 from agents.base import BaseAgent, IntArray
 from agents.belief import MISS, record_belief
-from agents.rule_based import HardAgent
+from agents.rule_based import EasyAgent, HardAgent, KitAgent, NormalAgent
 from president_env.core.constants import PHASE_DONE, PHASE_PLAY
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
@@ -53,6 +53,9 @@ STEPS = 12
 the belief's own default, :data:`agents.belief.STEPS`, for twice the deals in about the same
 time)."""
 ROWS_PER_CALL = 64
+MODELS: dict[str, type[BaseAgent]] = {"easy": EasyAgent, "normal": NormalAgent, "hard": HardAgent,
+                                      "kit": KitAgent}
+"""The rule-based agents the Expert can take as its model of the other seats (``model``)."""
 """Decisions searched together in one batched engine state (memory: rows x actions x samples)."""
 
 
@@ -63,9 +66,10 @@ class ExpertAgent(BaseAgent):
     Metropolis-Hastings steps of the record belief per deal (:data:`STEPS`,
     :mod:`agents.belief`); ``miss``: the belief's weight of a deal per move of another seat that
     Hard would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
-    better in mean place another action must be to overrule Hard's choice; ``seed``: the
-    sampling streams (with the observation and mask of each decision: a decision is a function
-    of those three).
+    better in mean place another action must be to overrule Hard's choice; ``model``: the
+    agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
+    rollouts, its own seat being Hard's (default ``"hard"``); ``seed``: the sampling streams
+    (with the observation and mask of each decision: a decision is a function of those three).
 
     The Expert reads the record observation: ``rules`` are taken with
     ``observation="record"`` (a table or tournament gives it that observation; make an env
@@ -83,6 +87,7 @@ class ExpertAgent(BaseAgent):
         steps: int = STEPS,
         miss: float = MISS,
         margin: float = 0.0,
+        model: str = "hard",
     ) -> None:
         if isinstance(rules, Rules) and rules.observation != "record":
             rules = rules.replace(observation="record")
@@ -94,9 +99,14 @@ class ExpertAgent(BaseAgent):
             raise ValueError(f"miss must be in (0, 1], got {miss!r}")
         self.samples, self.steps = int(samples), int(steps)
         self.miss, self.margin = float(miss), float(margin)
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {sorted(MODELS)}, got {model!r}")
+        self.model = model
         self._inner = self.rules.replace(observation="history")
         """The rules of its search: the history observation, the prefix of its own."""
         self._hard = HardAgent(self._inner)
+        self._model = self._hard if model == "hard" else MODELS[model](self._inner)
+        """The other seats' player in the belief and the rollouts."""
         self._width = self._hard.obs_size
         self._engine = Engine(self._inner, threads=1)
         self._phase = self.obs_layout.slices["phase"]
@@ -143,7 +153,8 @@ class ExpertAgent(BaseAgent):
         pick = (row_of[:, None] * n + np.arange(n)[None]).reshape(-1)
         games = base.take(pick)
         self._engine.step_inplace(games, np.repeat(act_of, n), check=False)
-        places = rollout_places(self._engine, self._hard, games).reshape(len(row_of), n).mean(axis=1)
+        places = rollout_places(self._engine, self._players(len(pick)), games)
+        places = places.reshape(len(row_of), n).mean(axis=1)
         self.rollouts += len(pick)
         best = np.empty(m, np.int64)
         for i in range(m):
@@ -154,6 +165,15 @@ class ExpertAgent(BaseAgent):
             best[i] = hard[i] if keep else act_of[j]
         return best
 
+    def _players(self, games: int) -> HardAgent | SeatMix:
+        """Who plays the rollouts of ``games`` games: Hard in its own seat (seat 0 of a position
+        built from its observation), the model in the others."""
+        if self._model is self._hard:
+            return self._hard
+        assign = np.ones((games, self.rules.num_players), np.int64)
+        assign[:, 0] = 0
+        return SeatMix([self._hard, self._model], assign, self._inner)
+
     def _deals(self, obs: np.ndarray, moves: np.ndarray, n_moves: np.ndarray,
                rng: Any) -> np.ndarray:
         """``samples`` deals of the hidden cards per row ``[m, n, P, 53]`` (:mod:`agents.belief`)
@@ -161,13 +181,25 @@ class ExpertAgent(BaseAgent):
         n, r = self.samples, self._inner
         if self.miss >= 1.0:
             return sample_hands(r, obs, n, rng, 1.0)
-        return record_belief(r, self._engine, self._hard, obs, moves, n_moves, n, rng,
+        return record_belief(r, self._engine, self._model, obs, moves, n_moves, n, rng,
                              self.steps, self.miss)
 
     def describe(self) -> dict[str, Any]:
         """The budget and belief settings (for reports)."""
         return {"samples": self.samples, "steps": self.steps, "miss": self.miss,
-                "margin": self.margin}
+                "margin": self.margin, "model": self.model}
+
+
+class KitExpertAgent(ExpertAgent):
+    """The Expert with the UECda kit's sample client (:class:`~agents.rule_based.KitAgent`) as
+    its model of the other seats: the Expert for a table of the contest's sample clients, where
+    its belief and rollouts then predict the other players' moves (elsewhere a wrong model)."""
+
+    name = "expert-kit"
+
+    def __init__(self, rules: Rules, seed: int | None = None, samples: int = SAMPLES,
+                 steps: int = STEPS, miss: float = MISS, margin: float = 0.0) -> None:
+        super().__init__(rules, seed, samples, steps, miss, margin, model="kit")
 
 
 def _entropy(seed: int | None) -> int:

@@ -8,6 +8,9 @@ public record of the deal from the ``record`` observation.
 * The Expert plays legal actions in every preset and player count (3-8, one and two decks), at
   a table with Hard, through a tournament; its exchange is Hard's; seeded decisions repeat.
 * It finds the winning play that Hard misses in a hand-built endgame.
+* With another model of the other seats (``model="kit"``, ``expert-kit``) its belief explains a
+  record of that model's moves better than Hard's belief, and its rollouts play those seats as
+  the model does (from the true hands they replay the real deal).
 * Bad settings get a clear error.
 """
 
@@ -18,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents import ExpertAgent, HardAgent, load_agent
+from agents import ExpertAgent, HardAgent, KitAgent, KitExpertAgent, load_agent
 from agents.belief import record_belief, record_misses
 from agents.expert import rollout_places
 from president_env.core.engine import Engine
@@ -160,6 +163,8 @@ def test_bad_settings() -> None:
         ExpertAgent(rules, steps=-1)
     with pytest.raises(ValueError, match=r"miss must be in \(0, 1\]"):
         ExpertAgent(rules, miss=0.0)
+    with pytest.raises(ValueError, match="model must be one of"):
+        ExpertAgent(rules, model="expert")
     expert: Any = load_agent("expert", rules)
     assert expert.rules.observation == "record"
     history = rules.replace(observation="history")
@@ -174,6 +179,59 @@ def test_bad_settings() -> None:
     obs[0, rec.obs_layout.slices["record"].start] = 9999  # more moves than a deal can have
     with pytest.raises(ValueError, match="number of moves must be in"):
         P.record_moves(expert.rules, obs)
+
+
+def _kit_walk(rules: Rules, games: int, moves: int) -> tuple[Engine, Any]:
+    """``games`` deals of ``rules`` (record), ``moves`` steps in, the Kit agent in every seat."""
+    engine, kit = Engine(rules), KitAgent(rules)
+    state = engine.init(np.arange(games) + 70)
+    for _ in range(moves):
+        live = state.phase != 2
+        engine.step_inplace(state, kit.act_batch(engine.observe(state),
+                                                 engine.legal_action_mask(state)), where=live)
+    return engine, state
+
+
+def test_the_kit_model_explains_kit_players_and_plays_their_seats() -> None:
+    """At a table of Kit agents (``uecda``, one deal), ``expert-kit`` models the other seats as
+    they play: its belief's deals make fewer moves the Kit agent would not have made than the
+    Expert's (Hard-modelled) belief, and a rollout from the true hands with the observer's own
+    seat played by Kit too (``own``) ends every deal in its real places."""
+    record = Rules.preset("uecda", deals=1, observation="record", reseat_every=None)
+    plain, expert = ExpertAgent(record, seed=0), KitExpertAgent(record, seed=0)
+    assert expert.describe()["model"] == "kit" and plain.describe()["model"] == "hard"
+    rules, engine = expert._inner, expert._engine
+    rec_engine, st = _kit_walk(record, 32, 22)
+    rows = np.flatnonzero((st.phase == 1) & (rec_engine.legal_action_mask(st).sum(axis=1) > 1))
+    full = rec_engine.observe(st)[rows]
+    rel, n = P.record_moves(record, full)
+    obs = full[:, : engine.obs_size]
+    kit, p, k = KitAgent(rules), rules.num_players, 8
+
+    def kit_misses(agent: ExpertAgent) -> float:
+        agent.samples, agent.steps = k, 48
+        h = agent._deals(obs, rel, n, np.random.default_rng(1)).reshape(len(rows) * k, p, -1)
+        miss, ok = record_misses(rules, engine, kit, np.repeat(obs, k, axis=0), h,
+                                 np.repeat(rel, k, axis=0), np.repeat(n, k))
+        assert ok.all()
+        return float(miss.sum(axis=1).mean())
+
+    assert len(rows) >= 12 and kit_misses(expert) < 0.6 * kit_misses(plain)
+    # the rest of each deal from the true hands: the model in the other seats, Kit in its own
+    me = st.current[rows].astype(np.int64)
+    hands = np.stack([st.hands[rows, (me + j) % p] for j in range(p)], axis=1)
+    games = P.from_observation(rules, obs, hands)
+    real, kit_r = st.take(rows), KitAgent(record)
+    while (real.phase != 2).any():
+        rec_engine.step_inplace(real, kit_r.act_batch(rec_engine.observe(real),
+                                                      rec_engine.legal_action_mask(real)),
+                                where=real.phase != 2)
+    truth = real.title[np.arange(len(rows)), me]
+    np.testing.assert_array_equal(rollout_places(engine, expert._players(len(rows)), games,
+                                                 own=kit), truth)
+    hard_plays = rollout_places(engine, plain._players(len(rows)), P.from_observation(
+        rules, obs, hands), own=kit)
+    assert (hard_plays != truth).any()
 
 
 def aec_steps(rules: Rules, hands: np.ndarray, seat_of: np.ndarray, seeds: list[int],

@@ -173,7 +173,8 @@ def test_every_preset_and_mix_of_agents(client: TestClient) -> None:
 
 def test_agents_are_offered_by_name(client: TestClient) -> None:
     agents = client.get("/api/options").json()["agents"]
-    assert agents == ["random", "easy", "normal", "hard", "kit", "expert", "policy", "ppo"]
+    assert agents == ["random", "easy", "normal", "hard", "kit", "expert", "expert-kit", "policy",
+                      "ppo"]
 
 
 @pytest.mark.parametrize("name", ["policy", "ppo"])
