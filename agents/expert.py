@@ -16,6 +16,10 @@ For each decision of the play phase with more than one legal action, :class:`Exp
 3. takes the action with the best mean place (ties, and differences under ``margin``, go to
    Hard's own choice).
 
+``model`` puts another rule-based agent (:data:`MODELS`) in Hard's place as the model of the
+other players, in steps 1 and 2; its own seat's rollouts stay Hard's. :class:`KitExpertAgent`
+(``expert-kit``) models them as the UECda kit's sample client.
+
 It decides from its observation alone, ``Rules(observation="record")`` (a complete
 information state: its hand, the exchange as it saw it, every public move of the deal): through
 the PettingZoo and Gymnasium envs (made with ``observation="record"``), a vector env, a
