@@ -57,10 +57,10 @@ STEPS = 12
 the belief's own default, :data:`agents.belief.STEPS`, for twice the deals in about the same
 time)."""
 ROWS_PER_CALL = 64
+"""Decisions searched together in one batched engine state (memory: rows x actions x samples)."""
 MODELS: dict[str, type[BaseAgent]] = {"easy": EasyAgent, "normal": NormalAgent, "hard": HardAgent,
                                       "kit": KitAgent}
 """The rule-based agents the Expert can take as its model of the other seats (``model``)."""
-"""Decisions searched together in one batched engine state (memory: rows x actions x samples)."""
 
 
 class ExpertAgent(BaseAgent):
@@ -69,7 +69,7 @@ class ExpertAgent(BaseAgent):
     ``samples``: deals of the hidden cards per decision (:data:`SAMPLES`); ``steps``:
     Metropolis-Hastings steps of the record belief per deal (:data:`STEPS`,
     :mod:`agents.belief`); ``miss``: the belief's weight of a deal per move of another seat that
-    Hard would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
+    its model (Hard) would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
     better in mean place another action must be to overrule Hard's choice; ``model``: the
     agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
     rollouts, its own seat being Hard's (default ``"hard"``); ``seed``: the sampling streams
