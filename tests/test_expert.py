@@ -31,14 +31,24 @@ from president_env.table import Table
 from train.eval.tournament import run_tournament
 
 
-def _walk(rules: Rules, games: int, moves: int, seed: int = 0) -> tuple[Engine, Any]:
-    """``games`` deals of the record rules, ``moves`` steps in, Hard in every seat."""
-    engine, hard = Engine(rules), HardAgent(rules)
+def _walk(rules: Rules, games: int, moves: int, seed: int = 0,
+          agent: type[HardAgent] | type[KitAgent] = HardAgent) -> tuple[Engine, Any]:
+    """``games`` deals of ``rules``, ``moves`` steps in (a game over stays so), ``agent`` (Hard)
+    in every seat."""
+    engine, player = Engine(rules), agent(rules)
     state = engine.init(np.arange(games) + seed)
     for _ in range(moves):
-        engine.step_inplace(state, hard.act_batch(engine.observe(state),
-                                                  engine.legal_action_mask(state)))
+        engine.step_inplace(state, player.act_batch(engine.observe(state),
+                                                    engine.legal_action_mask(state)),
+                            where=state.phase != 2)
     return engine, state
+
+
+def _true_hands(state: Any, rows: np.ndarray, players: int) -> np.ndarray:
+    """Every seat's hand ``[rows, P, 53]`` in the frame of the seat to act (seat k: k to its
+    left; the games seat player p in seat p)."""
+    me = state.current[rows].astype(np.int64)
+    return np.stack([state.hands[rows, (me + k) % players] for k in range(players)], axis=1)
 
 
 def test_record_replays_to_the_real_position() -> None:
@@ -50,9 +60,7 @@ def test_record_replays_to_the_real_position() -> None:
     obs = engine.observe(st)[rows]
     moves, n = P.record_moves(rules, obs)
     assert (n > 0).all()
-    p = rules.num_players
-    me = st.current[rows].astype(np.int64)
-    hands = np.stack([st.hands[rows, (me + k) % p] for k in range(p)], axis=1)
+    hands = _true_hands(st, rows, rules.num_players)
     pos, ok = P.from_record(rules, obs, hands, moves, n, engine)
     assert ok.all()
     np.testing.assert_array_equal(engine.legal_action_mask(pos), engine.legal_action_mask(st)[rows])
@@ -181,17 +189,6 @@ def test_bad_settings() -> None:
         P.record_moves(expert.rules, obs)
 
 
-def _kit_walk(rules: Rules, games: int, moves: int) -> tuple[Engine, Any]:
-    """``games`` deals of ``rules`` (record), ``moves`` steps in, the Kit agent in every seat."""
-    engine, kit = Engine(rules), KitAgent(rules)
-    state = engine.init(np.arange(games) + 70)
-    for _ in range(moves):
-        live = state.phase != 2
-        engine.step_inplace(state, kit.act_batch(engine.observe(state),
-                                                 engine.legal_action_mask(state)), where=live)
-    return engine, state
-
-
 def test_the_kit_model_explains_kit_players_and_plays_their_seats() -> None:
     """At a table of Kit agents (``uecda``, one deal), ``expert-kit`` models the other seats as
     they play: its belief's deals make fewer moves the Kit agent would not have made than the
@@ -201,7 +198,7 @@ def test_the_kit_model_explains_kit_players_and_plays_their_seats() -> None:
     plain, expert = ExpertAgent(record, seed=0), KitExpertAgent(record, seed=0)
     assert expert.describe()["model"] == "kit" and plain.describe()["model"] == "hard"
     rules, engine = expert._inner, expert._engine
-    rec_engine, st = _kit_walk(record, 32, 22)
+    rec_engine, st = _walk(record, 32, 22, seed=70, agent=KitAgent)
     rows = np.flatnonzero((st.phase == 1) & (rec_engine.legal_action_mask(st).sum(axis=1) > 1))
     full = rec_engine.observe(st)[rows]
     rel, n = P.record_moves(record, full)
@@ -219,7 +216,7 @@ def test_the_kit_model_explains_kit_players_and_plays_their_seats() -> None:
     assert len(rows) >= 12 and kit_misses(expert) < 0.6 * kit_misses(plain)
     # the rest of each deal from the true hands: the model in the other seats, Kit in its own
     me = st.current[rows].astype(np.int64)
-    hands = np.stack([st.hands[rows, (me + j) % p] for j in range(p)], axis=1)
+    hands = _true_hands(st, rows, p)
     games = P.from_observation(rules, obs, hands)
     real, kit_r = st.take(rows), KitAgent(record)
     while (real.phase != 2).any():
