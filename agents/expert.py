@@ -17,8 +17,10 @@ For each decision of the play phase with more than one legal action, :class:`Exp
    Hard's own choice).
 
 ``model`` puts another rule-based agent (:data:`MODELS`) in Hard's place as the model of the
-other players, in steps 1 and 2; its own seat's rollouts stay Hard's. :class:`KitExpertAgent`
-(``expert-kit``) models them as the UECda kit's sample client.
+other players, in steps 1 and 2; its own seat's rollouts stay Hard's. ``aim`` aims the
+belief's swaps at the cards its model's unexplained moves name (:mod:`agents.belief`).
+:class:`KitExpertAgent` (``expert-kit``) models them as the UECda kit's sample client, with
+aimed swaps.
 
 It decides from its observation alone, ``Rules(observation="record")`` (a complete
 information state: its hand, the exchange as it saw it, every public move of the deal): through
@@ -72,7 +74,8 @@ class ExpertAgent(BaseAgent):
     its model (Hard) would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
     better in mean place another action must be to overrule Hard's choice; ``model``: the
     agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
-    rollouts, its own seat being Hard's (default ``"hard"``); ``seed``: the sampling streams
+    rollouts, its own seat being Hard's (default ``"hard"``); ``aim``: the belief's swaps move
+    the cards that its model's unexplained moves name (:mod:`agents.belief`); ``seed``: the sampling streams
     (with the observation and mask of each decision: a decision is a function of those three).
 
     The Expert reads the record observation: ``rules`` are taken with
@@ -92,6 +95,7 @@ class ExpertAgent(BaseAgent):
         miss: float = MISS,
         margin: float = 0.0,
         model: str = "hard",
+        aim: bool = False,
     ) -> None:
         if isinstance(rules, Rules) and rules.observation != "record":
             rules = rules.replace(observation="record")
@@ -105,7 +109,9 @@ class ExpertAgent(BaseAgent):
         self.miss, self.margin = float(miss), float(margin)
         if model not in MODELS:
             raise ValueError(f"model must be one of {sorted(MODELS)}, got {model!r}")
-        self.model = model
+        if not isinstance(aim, (bool, np.bool_)):
+            raise ValueError(f"aim must be True or False, got {aim!r}")
+        self.model, self.aim = model, bool(aim)
         self._inner = self.rules.replace(observation="history")
         """The rules of its search: the history observation, the prefix of its own."""
         self._hard = HardAgent(self._inner)
@@ -186,12 +192,12 @@ class ExpertAgent(BaseAgent):
         if self.miss >= 1.0:
             return sample_hands(r, obs, n, rng, 1.0)
         return record_belief(r, self._engine, self._model, obs, moves, n_moves, n, rng,
-                             self.steps, self.miss)
+                             self.steps, self.miss, self.aim)
 
     def describe(self) -> dict[str, Any]:
         """The budget and belief settings (for reports)."""
         return {"samples": self.samples, "steps": self.steps, "miss": self.miss,
-                "margin": self.margin, "model": self.model}
+                "margin": self.margin, "model": self.model, "aim": self.aim}
 
 
 class KitExpertAgent(ExpertAgent):
@@ -202,8 +208,9 @@ class KitExpertAgent(ExpertAgent):
     name = "expert-kit"
 
     def __init__(self, rules: Rules, seed: int | None = None, samples: int = SAMPLES,
-                 steps: int = STEPS, miss: float = MISS, margin: float = 0.0) -> None:
-        super().__init__(rules, seed, samples, steps, miss, margin, model="kit")
+                 steps: int = STEPS, miss: float = MISS, margin: float = 0.0,
+                 aim: bool = True) -> None:
+        super().__init__(rules, seed, samples, steps, miss, margin, model="kit", aim=aim)
 
 
 def _entropy(seed: int | None) -> int:
