@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from president_env.core.cards import NUM_CARDS
-from president_env.core.constants import JOKER, Kind
+from president_env.core.constants import JOKER, NUM_RANKS, NUM_SUITS, Kind
 from president_env.core.engine import Engine, State
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
@@ -73,10 +73,10 @@ def _named(engine: Engine) -> np.ndarray:
         k, r, n, su = (int(layout.kind[a]), int(layout.rank[a]), int(layout.size[a]),
                        int(layout.suit[a]))
         if k == Kind.SET:
-            out[a, r * 4 : r * 4 + 4] = True
-        elif k == Kind.RUN:
-            out[a, [(r + i) * 4 + u for i in range(n) for u in range(4)
-                    if r + i < 13 and (su < 0 or u == su)]] = True
+            out[a, r * NUM_SUITS : (r + 1) * NUM_SUITS] = True
+        elif k == Kind.RUN:  # a joker may stand above the 2: no card there
+            out[a, [(r + i) * NUM_SUITS + u for i in range(n) for u in range(NUM_SUITS)
+                    if r + i < NUM_RANKS and su in (-1, u)]] = True
         elif k in (Kind.GIVE, Kind.ASK):
             out[a, int(layout.card[a])] = True
         if k == Kind.JOKERS or (k in (Kind.SET, Kind.RUN) and layout.rules.exact_plays

@@ -75,8 +75,9 @@ class ExpertAgent(BaseAgent):
     better in mean place another action must be to overrule Hard's choice; ``model``: the
     agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
     rollouts, its own seat being Hard's (default ``"hard"``); ``aim``: the belief's swaps move
-    the cards that its model's unexplained moves name (:mod:`agents.belief`); ``seed``: the sampling streams
-    (with the observation and mask of each decision: a decision is a function of those three).
+    the cards that its model's unexplained moves name (:mod:`agents.belief`); ``seed``: the
+    sampling streams (with the observation and mask of each decision: a decision is a function
+    of those three).
 
     The Expert reads the record observation: ``rules`` are taken with
     ``observation="record"`` (a table or tournament gives it that observation; make an env
