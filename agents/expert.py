@@ -71,8 +71,9 @@ class ExpertAgent(BaseAgent):
     ``samples``: deals of the hidden cards per decision (:data:`SAMPLES`); ``steps``:
     Metropolis-Hastings steps of the record belief per deal (:data:`STEPS`,
     :mod:`agents.belief`); ``miss``: the belief's weight of a deal per move of another seat that
-    its model (Hard) would not have made (1: ignore the record, draw deals uniformly); ``margin``: how much
-    better in mean place another action must be to overrule Hard's choice; ``model``: the
+    its model (Hard) would not have made (1: ignore the record, draw deals uniformly);
+    ``margin``: how much better in mean place another action must be to overrule Hard's
+    choice; ``model``: the
     agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
     rollouts, its own seat being Hard's (default ``"hard"``); ``aim``: the belief's swaps move
     the cards that its model's unexplained moves name (:mod:`agents.belief`); ``seed``: the

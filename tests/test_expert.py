@@ -81,17 +81,32 @@ def test_record_belief_explains_the_record() -> None:
     uniform = P.sample_hands(rules, obs, 8, rng, 1.0)
     believed = record_belief(rules, engine, hard, obs, rel, n, 8, rng, steps=16)
 
-    def cost(h: np.ndarray) -> float:
-        m = len(rows) * 8
-        o = np.repeat(obs, 8, axis=0)
-        miss, ok = record_misses(rules, engine, hard, o, h.reshape(m, 4, -1),
-                                 np.repeat(rel, 8, axis=0), np.repeat(n, 8))
-        return float((miss.sum(axis=1) + 10 * ~ok).mean())
+    def cost(deals: np.ndarray) -> float:
+        miss, ok = _deal_misses(engine, hard, obs, rel, n, deals)
+        return float((miss + 10 * ~ok).mean())
 
     assert cost(believed) < 0.7 * cost(uniform)
-    seat0 = np.zeros(len(rows) * 8, np.int64)
-    pos = P.from_observation(rules, np.repeat(obs, 8, axis=0), believed.reshape(-1, 4, 53))
-    np.testing.assert_array_equal(engine.observe(pos, seat0), np.repeat(obs, 8, axis=0))
+    _assert_consistent(engine, obs, believed)
+
+
+def _deal_misses(engine: Engine, model: Any, obs: np.ndarray, rel: np.ndarray, n: np.ndarray,
+                 deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal of ``deals [rows, k, P, 53]`` (for the history observations ``obs`` and their
+    records): the moves of the record that ``model`` would not have made, and whether the deal
+    is possible."""
+    k = deals.shape[1]
+    miss, ok = record_misses(engine.rules, engine, model, np.repeat(obs, k, axis=0),
+                             deals.reshape(len(obs) * k, *deals.shape[2:]),
+                             np.repeat(rel, k, axis=0), np.repeat(n, k))
+    return miss.sum(axis=1), ok
+
+
+def _assert_consistent(engine: Engine, obs: np.ndarray, deals: np.ndarray) -> None:
+    """Every deal of ``deals [rows, k, P, 53]`` gives the observer the observation ``obs``."""
+    k = deals.shape[1]
+    o = np.repeat(obs, k, axis=0)
+    pos = P.from_observation(engine.rules, o, deals.reshape(len(o), *deals.shape[2:]))
+    np.testing.assert_array_equal(engine.observe(pos, np.zeros(len(o), np.int64)), o)
 
 
 def _small_tables() -> list[Rules]:
@@ -210,14 +225,13 @@ def _kit_misses(agent: ExpertAgent, full: np.ndarray, rel: np.ndarray, n: np.nda
                 steps: int, k: int = 8) -> float:
     """Moves of a Kit agent that ``k`` deals per row of ``agent``'s belief (``steps`` steps)
     do not explain, per deal; every deal is possible."""
-    rules, engine = agent._inner, agent._engine
-    obs, p = full[:, : engine.obs_size], rules.num_players
+    engine = agent._engine
+    obs = full[:, : engine.obs_size]
     agent.samples, agent.steps = k, steps
-    h = agent._deals(obs, rel, n, np.random.default_rng(1)).reshape(len(obs) * k, p, -1)
-    miss, ok = record_misses(rules, engine, KitAgent(rules), np.repeat(obs, k, axis=0), h,
-                             np.repeat(rel, k, axis=0), np.repeat(n, k))
+    deals = agent._deals(obs, rel, n, np.random.default_rng(1))
+    miss, ok = _deal_misses(engine, KitAgent(agent._inner), obs, rel, n, deals)
     assert ok.all()
-    return float(miss.sum(axis=1).mean())
+    return float(miss.mean())
 
 
 def test_aimed_swaps_explain_the_record_better_at_the_same_steps() -> None:
@@ -229,12 +243,8 @@ def test_aimed_swaps_explain_the_record_better_at_the_same_steps() -> None:
     assert aimed.describe()["aim"] and not blind.describe()["aim"]
     assert len(rows) >= 12
     assert _kit_misses(aimed, full, rel, n, 12) < 0.6 * _kit_misses(blind, full, rel, n, 12)
-    rules, engine = aimed._inner, aimed._engine
-    obs = full[:, : engine.obs_size]
-    deals = aimed._deals(obs, rel, n, np.random.default_rng(2))
-    pos = P.from_observation(rules, np.repeat(obs, 8, axis=0), deals.reshape(-1, 5, 53))
-    seat0 = np.zeros(len(obs) * 8, np.int64)
-    np.testing.assert_array_equal(engine.observe(pos, seat0), np.repeat(obs, 8, axis=0))
+    obs = full[:, : aimed._engine.obs_size]
+    _assert_consistent(aimed._engine, obs, aimed._deals(obs, rel, n, np.random.default_rng(2)))
 
 
 def test_the_named_cards_of_an_action() -> None:
