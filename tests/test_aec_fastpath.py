@@ -22,7 +22,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from president_env import env, raw_env
-from president_env.core import OneGame
+from president_env.core import OneGame, one_game
 from president_env.core.actions import PASS
 from president_env.core.engine import Engine, State
 from president_env.core.rules import Rules
@@ -86,23 +86,38 @@ def test_reset_in_place_deals_the_state_of_a_new_game(preset: str) -> None:
             assert np.array_equal(mine["action_mask"], theirs["action_mask"])
 
 
-def test_restart_without_address_vector_equals_init() -> None:
+def _steps_and_restart_agree(eng: Engine, game: OneGame, fast: OneGame) -> None:
+    """``game`` (no address vector) plays 30 moves and restarts as ``fast`` does."""
+    assert not game.fast and fast.fast
+    for _ in range(30):
+        a = int(np.flatnonzero(game.mask)[0])
+        game.step(a)
+        fast.step(a)
+        assert np.array_equal(game.mask, fast.mask) and np.array_equal(game.obs, fast.obs)
+    assert game.restart(77) == fast.restart(77)
+    assert game.state.equals(eng.init([77])) and fast.state.equals(eng.init([77]))
+    assert np.array_equal(game.mask, fast.mask) and np.array_equal(game.obs, fast.obs)
+
+
+def test_restart_without_address_vector_equals_init(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the fallback branch of OneGame (Engine.advance, Engine.reset_where) on the kernels'
+    # usual array types; a state that really cannot be handed over is the long test below
+    eng = Engine(Rules.preset("standard"))
+    fast = OneGame(eng, eng.init([3]))
+    monkeypatch.setattr(one_game, "address_spec", lambda engine, state: None)
+    _steps_and_restart_agree(eng, OneGame(eng, eng.init([3])), fast)
+
+
+@pytest.mark.long  # compiles the engine again for a strided array: ~50 s on a clean cache
+def test_a_strided_state_plays_and_restarts_without_address_vector() -> None:
     rules = Rules.preset("standard")
     eng = Engine(rules)
     fields = {f.name: getattr(eng.init([3]), f.name).copy() for f in dataclasses.fields(State)
               if not f.name.startswith("_")}
     strided = np.zeros((1, rules.num_players, 106), np.int8)[:, :, ::2]  # not contiguous
     strided[...] = fields["hands"]
-    game = OneGame(eng, State(**{**fields, "hands": strided}))  # no address vector
-    assert not game.fast
-    fast = OneGame(eng, eng.init([3]))
-    for _ in range(30):
-        a = int(np.flatnonzero(game.mask)[0])
-        game.step(a)
-        fast.step(a)
-    assert game.restart(77) == fast.restart(77)
-    assert game.state.equals(eng.init([77])) and fast.state.equals(eng.init([77]))
-    assert np.array_equal(game.mask, fast.mask) and np.array_equal(game.obs, fast.obs)
+    _steps_and_restart_agree(eng, OneGame(eng, State(**{**fields, "hands": strided})),
+                             OneGame(eng, eng.init([3])))
 
 
 def test_recording_and_given_hands_still_start_new_states() -> None:
