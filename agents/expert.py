@@ -141,7 +141,8 @@ class ExpertAgent(BaseAgent):
         return super()._validated(observations, action_masks)
 
     def _act_batch(self, obs: np.ndarray, mask: np.ndarray) -> IntArray:
-        out = self._hard._act_batch(obs[:, : self._width], mask)
+        # contiguous: the kernels compile once for it (a slice is another type to numba)
+        out = self._hard._act_batch(np.ascontiguousarray(obs[:, : self._width]), mask)
         in_play = obs[:, self._phase][:, PHASE_PLAY] > 0
         rows = np.flatnonzero(in_play & (mask.sum(axis=1) > 1))
         for lo in range(0, len(rows), ROWS_PER_CALL):

@@ -157,6 +157,26 @@ def test_seeded_decisions_repeat_and_exchange_is_hards() -> None:
     assert mask[np.arange(32), other].all()
 
 
+def test_the_expert_hands_its_model_contiguous_observations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hard's kernels see the history prefix of the record observation as a C-contiguous
+    array, as from every other caller: a strided slice is another type to numba, which
+    compiled Hard's kernels a second time for it."""
+    rules = Rules.preset("standard", observation="record")
+    engine, state = _walk(rules, 6, 9)
+    seen: list[bool] = []
+    act = HardAgent._act_batch
+
+    def spy(self: HardAgent, obs: np.ndarray, mask: np.ndarray) -> Any:
+        seen.append(bool(obs.flags.c_contiguous))
+        return act(self, obs, mask)
+
+    monkeypatch.setattr(HardAgent, "_act_batch", spy)
+    ExpertAgent(rules, seed=1, samples=2, steps=1).act_batch(engine.observe(state),
+                                                            engine.legal_action_mask(state))
+    assert seen and all(seen)
+
+
 def test_expert_keeps_the_lead_to_go_out_first() -> None:
     """Seat 0 holds the 3c and the 2s and leads, the others hold one card each: leading the 2
     (nothing beats it) and then the 3 goes out first in every deal of the hidden cards; leading
