@@ -10,16 +10,22 @@ the kernels afresh.
 
 The engine's kernels (:mod:`president_env.core._kernels`) and the agents' (:mod:`agents.kernels`)
 each make their decorator here from the digest of their own sources.
+
+A process that compiles one of these kernels (not one loaded from the cache) says so once on
+stderr (:data:`COMPILE_NOTICE`): on a clean cache the first game waits minutes for the compiler
+(the README's quick start: 176 s on one core here, then 0.6 s), which should not look like a hang.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from numba import njit
+from numba.core import event
 from numba.core.caching import FunctionCache
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,6 +50,31 @@ class _SourcesCache(FunctionCache):  # type: ignore[misc]
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
         return (*super()._index_key(sig, codegen), self._sources_key)
+
+
+COMPILE_NOTICE = ("president_env: compiling the numba kernels for this machine (first use: this "
+                  "takes minutes; later runs load them from the on-disk cache)")
+"""The line a process writes to stderr before it first compiles a kernel."""
+
+
+class _CompileNotice(event.Listener):  # type: ignore[misc]
+    """Writes :data:`COMPILE_NOTICE` at the first compile of a kernel of this module's
+    decorator in the process (numba raises the event on a cache miss only)."""
+
+    said = False
+
+    def on_start(self, ev: event.Event) -> None:
+        dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+        if not self.said and isinstance(getattr(dispatcher, "_cache", None), _SourcesCache):
+            self.said = True
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+NOTICE = _CompileNotice()
+event.register("numba:compile", NOTICE)
 
 
 def kernel_decorator(key: str, *, refcounting: bool = True) -> Callable[..., Any]:
