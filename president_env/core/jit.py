@@ -52,8 +52,8 @@ class _SourcesCache(FunctionCache):  # type: ignore[misc]
         return (*super()._index_key(sig, codegen), self._sources_key)
 
 
-COMPILE_NOTICE = ("president_env: compiling the numba kernels for this machine (first use: this "
-                  "takes minutes; later runs load them from the on-disk cache)")
+COMPILE_NOTICE = ("president_env: compiling the numba kernels for this machine (on first use this "
+                  "can take minutes; later runs load them from the on-disk cache)")
 """The line a process writes to stderr before it first compiles a kernel."""
 
 
@@ -73,8 +73,8 @@ class _CompileNotice(event.Listener):  # type: ignore[misc]
         pass
 
 
-NOTICE = _CompileNotice()
-event.register("numba:compile", NOTICE)
+_NOTICE = _CompileNotice()
+event.register("numba:compile", _NOTICE)
 
 
 def kernel_decorator(key: str, *, refcounting: bool = True) -> Callable[..., Any]:
