@@ -73,12 +73,11 @@ class ExpertAgent(BaseAgent):
     :mod:`agents.belief`); ``miss``: the belief's weight of a deal per move of another seat that
     its model (Hard) would not have made (1: ignore the record, draw deals uniformly);
     ``margin``: how much better in mean place another action must be to overrule Hard's
-    choice; ``model``: the
-    agent (a name of :data:`MODELS`) that plays the other seats in its belief and its
-    rollouts, its own seat being Hard's (default ``"hard"``); ``aim``: the belief's swaps move
-    the cards that its model's unexplained moves name (:mod:`agents.belief`); ``seed``: the
-    sampling streams (with the observation and mask of each decision: a decision is a function
-    of those three).
+    choice; ``model``: the agent (a name of :data:`MODELS`) that plays the other seats in its
+    belief and its rollouts, its own seat being Hard's (default ``"hard"``); ``aim``: the
+    belief's swaps move the cards that its model's unexplained moves name
+    (:mod:`agents.belief`); ``seed``: the sampling streams (with the observation and mask of
+    each decision: a decision is a function of those three).
 
     The Expert reads the record observation: ``rules`` are taken with
     ``observation="record"`` (a table or tournament gives it that observation; make an env

@@ -159,8 +159,8 @@ def test_torchrl_pettingzoo_wrapper_every_preset(strict: None) -> None:
         )
         check_env_specs(tenv)
         # the random actions come from torch's generator: seeded, the rollout does not depend
-        # on the tests run before it in the process (400 steps ended 2 or 3 random 5-player
-        # uecda games as the generator stood; 600 end 4 from each of the seeds 0-5)
+        # on the tests run before it in the process (at torch seeds 0-5, 400 steps end 2 or 3
+        # random 5-player uecda games, 600 end 4 or 5)
         torch.manual_seed(0)
         rollout = tenv.rollout(600, break_when_any_done=False)
         done = rollout["next", "done"].reshape(-1)
