@@ -58,3 +58,29 @@ def test_a_process_that_compiles_kernels_says_so_once(tmp_path: Path) -> None:
     again = _run(tmp_path, calls)  # every kernel from the on-disk cache
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout and COMPILE_NOTICE not in again.stderr
+
+
+
+def test_the_one_game_path_types_the_rule_vector_as_the_batched_calls() -> None:
+    """The one-game calls (``OneGame``, the AEC env's path, and ``Engine.advance``) hand the
+    kernels the rule vector read-only, as the batched calls do: a writable one is another numba
+    type, and every kernel it reaches would compile a second copy on first use."""
+    import numpy as np
+    from numba import njit
+
+    from president_env.core import Engine, OneGame
+    from president_env.core._kernels._one import _rules_at, advance_at
+    from president_env.core.rules import Rules
+
+    eng = Engine(Rules.preset("standard"))
+    game = OneGame(eng, eng.init([0]))
+    assert game._spec is not None
+    rp = njit(lambda spec: _rules_at(spec))(game._spec)
+    assert not rp.flags.writeable and not eng._rp.flags.writeable
+    np.testing.assert_array_equal(rp, eng._rp)
+
+    st = eng.init([1])
+    mask, obs = np.zeros(eng.num_actions, np.int8), np.zeros(eng.obs_size, np.float32)
+    eng.advance(st, -1, mask, obs)
+    assert advance_at.signatures
+    assert all(not sig[0].mutable for sig in advance_at.signatures), advance_at.signatures

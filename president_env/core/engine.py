@@ -99,10 +99,7 @@ class Engine:
         self.num_players = r.num_players
         self.obs_size = self.obs_layout.size
         # what the kernels read, built once (plain tuples: see president_env.core._kernels._types)
-        self._rp = rule_params(r)
-        # the same values, writable: typed as what OneGame's compiled call hands to advance_at,
-        # so that advance_at compiles once for both paths (a read-only array is another type)
-        self._rp_advance = self._rp.copy()
+        self._rp = rule_params(r)  # read-only: the one-game calls type theirs so too
         self._play_tables = tuple(K.play_tables(self.layout))
         self._mask_tables = tuple(K.mask_tables(self.layout))
         self._obs_offsets = self.obs_layout.offsets()
@@ -262,7 +259,7 @@ class Engine:
         self._check(state)
         if state.phase.shape[0] != 1:
             raise ValueError(f"advance plays one game, got a batch of {state.batch_size}")
-        args = (self._rp_advance, self._play_tables, self._mask_tables, self._obs_offsets,
+        args = (self._rp, self._play_tables, self._mask_tables, self._obs_offsets,
                 self.rules.deals)
         # one array to type, not the state's 33 (from the first call: a state that can be
         # handed so never needs the kernel of the 33 arrays, nor its compile)

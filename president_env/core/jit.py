@@ -13,7 +13,7 @@ each make their decorator here from the digest of their own sources.
 
 A process that compiles one of these kernels (not one loaded from the cache) says so once on
 stderr (:data:`COMPILE_NOTICE`): on a clean cache the first game waits minutes for the compiler
-(the README's quick start: 176 s on one core here, then 0.6 s), which should not look like a hang.
+(the README's quick start: 73 s on one core here, then 0.7 s), which should not look like a hang.
 """
 
 from __future__ import annotations

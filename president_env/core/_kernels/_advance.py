@@ -7,13 +7,17 @@ state arrays alone takes ~2 us), not the work; this kernel does in one call what
 
 Two bodies, the same statements: :func:`advance_kernel` calls the step, mask and observation
 kernels (each compiled once, shared with the batched calls: what Python calls on a state that
-cannot be handed over by address), and :func:`advance_inline` has them inlined, for the
-compiled one-game path (``advance_at`` in :mod:`._one`, which ``one_advance`` calls). Handing the 33-array
-state tuple from one compiled function to another that is not inlined costs, at a batch of
-one, more than the step itself: in a compiled loop of whole games, 2.7 us per step through
-``advance_kernel`` called as a function, 1.07 us with it inlined, 0.44 us with the three
-kernels inlined as well (2026-12-01). The price is compile time, paid once (the code is cached
-on disk): about 40 s more for the one-game step on first use.
+cannot be handed over by address), and :func:`advance_inline`, for the compiled one-game path
+(``advance_at`` in :mod:`._one`, which ``one_advance`` calls), has the mask and observation
+kernels inlined and calls the step kernel that the batched calls compile anyway. Handing the
+33-array state tuple from one compiled function to another that is not inlined costs, at a
+batch of one, more than the work: called from Python through ``one_advance`` (random
+``standard`` games, one call a move, 2026-12-06), 1.74 us a call with none of the three
+inlined, 1.17-1.19 us with the step called and the mask and observation inlined, 0.97-1.00 us
+with all three inlined. Inlining the step as well made ``advance_at`` the longest compile of the
+package's first use (81-102 s on a clean cache, against 18 s), for 0.2 us of a move that costs
+5.5-8 us through the AEC env (0-6% of its random-play throughput, back to back): the step is
+called.
 """
 
 from __future__ import annotations
@@ -27,9 +31,8 @@ from president_env.core._kernels._observe import observe_kernel
 from president_env.core._kernels._play import step_kernel
 from president_env.core._kernels._types import Arrays
 
-# the three kernels again, to be inlined (not cached themselves: only where they are inlined,
-# in kernels whose cache follows every kernel source)
-_step_here = njit(inline="always", nogil=True)(step_kernel.py_func)
+# the mask and observation kernels again, to be inlined (not cached themselves: only where they
+# are inlined, in kernels whose cache follows every kernel source)
 _mask_here = njit(inline="always", nogil=True)(mask_kernel.py_func)
 _observe_here = njit(inline="always", nogil=True)(observe_kernel.py_func)
 
@@ -52,11 +55,12 @@ def advance_kernel(rp, play_tables, mask_tables, off, deals, arrays, action, mas
 
 @kernel(inline="always")
 def advance_inline(rp, play_tables, mask_tables, off, deals, arrays, action, mask, obs):  # type: ignore[no-untyped-def]
-    """:func:`advance_kernel`, inlined where it is called, with the kernels it calls inlined."""
+    """:func:`advance_kernel`, inlined where it is called, with the mask and observation
+    kernels inlined (the step kernel called)."""
     one = np.empty(1, np.int64)
     if action >= 0:
         one[0] = action
-        _step_here(rp, play_tables, arrays, one, 0, 1)
+        step_kernel(rp, play_tables, arrays, one, 0, 1)
     cur = Arrays(*arrays).current[0]
     _mask_here(rp, mask_tables, arrays, mask.reshape((1, mask.shape[0])), 0, 1)
     one[0] = max(cur, 0)

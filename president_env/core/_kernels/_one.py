@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import carray, literal_unroll
 from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from president_env.core._kernels._advance import advance_inline
@@ -65,6 +66,21 @@ def _void_pointer(typingctx, addr):  # type: ignore[no-untyped-def]
 _pointer: Any = intrinsic(_void_pointer)
 
 
+def _read_only_array(typingctx, arr):  # type: ignore[no-untyped-def]
+    """``arr`` itself, typed read-only: the rule vector of a spec then has the type of the
+    engine's (a read-only array is another numba type), so the one-game calls share the
+    batched calls' compiled kernels instead of compiling a second copy of each."""
+    sig = arr.copy(readonly=True)(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return sig, codegen
+
+
+_read_only: Any = intrinsic(_read_only_array)
+
+
 @kernel(inline="always")
 def _a1(spec, slot, dtype):  # type: ignore[no-untyped-def]
     i = slot * SLOT
@@ -81,6 +97,12 @@ def _a2(spec, slot, dtype):  # type: ignore[no-untyped-def]
 def _a3(spec, slot, dtype):  # type: ignore[no-untyped-def]
     i = slot * SLOT
     return carray(_pointer(spec[i]), (spec[i + 1], spec[i + 2], spec[i + 3]), dtype)
+
+
+@kernel(inline="always")
+def _rules_at(spec):  # type: ignore[no-untyped-def]
+    """The rule vector of ``spec`` (slot ``NUM_STATE``), read-only like the engine's."""
+    return _read_only(_a1(spec, NUM_STATE, np.int64))
 
 
 @kernel(inline="always")
@@ -160,7 +182,7 @@ def one_advance(spec, action, mask, obs):  # type: ignore[no-untyped-def]
     ``action`` (unless < 0), ``mask`` and ``obs`` receive the next player's; returns that
     player (-1 once the game is over)."""
     t = NUM_STATE  # the tables follow the state
-    rp = _a1(spec, t, np.int64)
+    rp = _rules_at(spec)
     play = (_a1(spec, t + 1, np.int64), _a1(spec, t + 2, np.int64), _a1(spec, t + 3, np.int64),
             _a1(spec, t + 4, np.int64), _a1(spec, t + 5, np.int64))
     n = (t + TABLE_SLOTS) * SLOT
@@ -177,5 +199,5 @@ def one_restart(spec, seed):  # type: ignore[no-untyped-def]
     ``Engine.init([seed])``, written over the old game (nothing allocated, the addresses
     kept)."""
     st = Arrays(*state_arrays(spec))
-    new_game(_a1(spec, NUM_STATE, np.int64), st, 0, np.uint64(seed))
+    new_game(_rules_at(spec), st, 0, np.uint64(seed))
     st.deal_over[0] = False
