@@ -42,7 +42,7 @@ except ImportError:
     raise missing_extra("torch", "train", "agents.policy (a trained policy)") from None
 
 __all__ = ["CheckpointError", "PolicyAgent", "PolicyNet", "average_nets", "check_rules",
-           "check_weights", "load_policy", "rule_differences", "save_policy"]
+           "check_weights", "load_policy", "rule_differences", "save_policy", "split_average"]
 
 FORMAT = "president-policy"
 VERSION = 1
@@ -111,6 +111,36 @@ def average_nets(nets: list[PolicyNet], weights: Sequence[float] | None = None) 
     out = PolicyNet(nets[0].obs_size, nets[0].num_actions, sum(n.hidden for n in nets))
     out.load_state_dict(state)
     return out.eval()
+
+
+def split_average(net: PolicyNet, count: int,
+                  weights: Sequence[float] | None = None) -> list[PolicyNet]:
+    """The ``count`` members of equal width that :func:`average_nets` averaged into ``net``
+    (weighted by ``weights``, or equally): ``average_nets(split_average(net, n, w), w)`` is
+    ``net`` exactly. Each member's trunk and head weights are its own; its head biases are the
+    average's (only the members' weighted mean of them is in ``net``). A ValueError when
+    ``net`` is not such an average (a width that ``count`` does not divide, or weights between
+    the members' blocks of its second layer)."""
+    if count < 1 or net.hidden % count:
+        raise ValueError(f"{net.hidden} hidden units do not split into {count} equal members")
+    w = weight_shares([1.0] * count if weights is None else weights, count)
+    h, sd = net.hidden // count, net.state_dict()
+    inner = sd["trunk.2.weight"].clone()
+    for i in range(count):
+        inner[i * h:(i + 1) * h, i * h:(i + 1) * h] = 0
+    if bool(inner.any()):
+        raise ValueError(f"not an average of {count} networks: its second layer mixes them")
+    members = []
+    for i in range(count):
+        s = slice(i * h, (i + 1) * h)
+        m = PolicyNet(net.obs_size, net.num_actions, h)
+        m.load_state_dict({
+            "trunk.0.weight": sd["trunk.0.weight"][s], "trunk.0.bias": sd["trunk.0.bias"][s],
+            "trunk.2.weight": sd["trunk.2.weight"][s, s], "trunk.2.bias": sd["trunk.2.bias"][s],
+            "pi.weight": sd["pi.weight"][:, s] / w[i], "pi.bias": sd["pi.bias"].clone(),
+            "v.weight": sd["v.weight"][:, s] / w[i], "v.bias": sd["v.bias"].clone()})
+        members.append(m.eval())
+    return members
 
 
 def weight_shares(weights: Sequence[float], n: int) -> torch.Tensor:

@@ -5,7 +5,8 @@ Checked: the averaged network's logits and value equal the (weighted) mean of it
 real observations (members of different widths), so its greedy actions are the argmax of the
 mean; the checkpoint written loads and plays at a history table and records its weights;
 networks of other sizes, other rules, bad weights and an empty list are refused with a clear
-error and write nothing.
+error and write nothing. An average splits back into its members
+(``agents.policy.split_average``): their trunks and head weights, averaging back to it exactly.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from agents.policy import (
     average_nets,
     load_policy,
     save_policy,
+    split_average,
 )
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
@@ -133,3 +135,37 @@ def test_bad_members_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no networks"):
         average_nets([])
     assert not out.exists()
+
+
+def test_an_average_splits_back_into_its_members() -> None:
+    rules = Rules.preset("standard", observation="history")
+    nets = _members(rules, (32, 32, 32))
+    obs, mask = _positions(rules)
+    legal = mask.bool()
+    avg = average_nets(nets, [2.0, 1.0, 1.0])
+    parts = split_average(avg, 3, [2.0, 1.0, 1.0])
+    assert [p.hidden for p in parts] == [32, 32, 32]
+    for part, net in zip(parts, nets):
+        mine, theirs = part.state_dict(), net.state_dict()
+        for key in ("trunk.0.weight", "trunk.0.bias", "trunk.2.weight", "trunk.2.bias",
+                    "pi.weight", "v.weight"):
+            torch.testing.assert_close(mine[key], theirs[key], rtol=1e-5, atol=1e-6)
+    # averaged again with the same weights: the same network, to the last bit of its logits
+    again = average_nets(parts, [2.0, 1.0, 1.0])(obs.float(), mask)
+    logits, value = avg(obs.float(), mask)
+    torch.testing.assert_close(again[0][legal], logits[legal], rtol=1e-6, atol=1e-6)
+    torch.testing.assert_close(again[1], value, rtol=1e-6, atol=1e-6)
+    # the wrong weights give other members (their heads scaled otherwise)
+    other = split_average(avg, 3)[1].state_dict()["pi.weight"]
+    assert not torch.allclose(other, nets[1].state_dict()["pi.weight"])
+
+
+def test_a_network_that_is_no_such_average_is_refused() -> None:
+    rules = Rules.preset("standard", observation="history")
+    whole = _members(rules, (64,))[0]  # its second layer mixes every unit with every other
+    with pytest.raises(ValueError, match="not an average of 2"):
+        split_average(whole, 2)
+    with pytest.raises(ValueError, match="do not split into 3"):
+        split_average(whole, 3)
+    with pytest.raises(ValueError, match="positive weights"):
+        split_average(average_nets(_members(rules, (32, 32))), 2, [1.0])

@@ -44,7 +44,7 @@ from train.lookahead import collect as collect_mod
 from train.lookahead.__main__ import main
 from train.lookahead.args import Args
 from train.lookahead.collect import Collection, collect_all, collect_part, label_places
-from train.lookahead.fit import targets
+from train.lookahead.fit import average, targets
 from train.lookahead.labels import DATA, regret_on
 from train.lookahead.stages import stage_names
 
@@ -378,6 +378,63 @@ def test_a_run_started_from_a_policy_goes_on_with_its_rounds(tmp_path: Path) -> 
     assert (tmp_path / "b" / "policy.pt").read_bytes() == (pi / "policy.pt").read_bytes()
     assert [r["stage"] for r in _stages(tmp_path / "b")] == stage_names(
         parse(Args, list(extra))) == ["PI1"]
+
+
+def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
+        tmp_path: Path) -> None:
+    """``--start AVG --members 2 --member-rounds 1``: the average splits into its members; each
+    plays its own labelled seat and plays on for it; each is refitted from itself on both
+    members' labels; the output averages the members and their refits, equally."""
+    runs = [tmp_path / "a", tmp_path / "b", tmp_path / "c"]
+    for i, out in enumerate(runs):
+        _run(out, 60, "--epochs", "1", "--hidden", "16", "--seed", str(i))
+    start = tmp_path / "start.pt"
+    average([r / "policy.pt" for r in runs], start, HISTORY, [2.0, 1.0, 1.0])
+    extra = ("--start", str(start), "--members", "2", "--member-rounds", "1",
+             "--member-decisions", "50", "--hidden", "16", "--round-epochs", "1")
+    last = _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    members = [out / "members0" / "member_0.pt", out / "members0" / "member_1.pt"]
+    for member, run in zip(members, runs):  # the weights of the run it came from
+        mine, theirs = (load_policy(p, HISTORY)[0].state_dict() for p in (member, run / "policy.pt"))
+        for key in ("trunk.0.weight", "trunk.2.weight", "pi.weight", "v.weight"):
+            torch.testing.assert_close(mine[key], theirs[key], rtol=1e-5, atol=1e-6)
+    pis = [out / "members1" / "pi_0", out / "members1" / "pi_1"]
+    for pi, member in zip(pis, members):
+        assert (pi / "behaviour.pt").read_bytes() == member.read_bytes()
+        assert len(_played_by(pi, rollout="self")["act"]) >= 50
+    for i, member in enumerate(members):
+        _fitted_from(out / "members1" / f"fit_{i}", [pi / DATA for pi in pis], member)
+    every = [*members, *(out / "members1" / f"fit_{i}" / "policy.pt" for i in range(2))]
+    d = _labels(pis[0] / DATA)
+    legal = torch.from_numpy(d["mask"])
+    want = torch.stack(_logits(every, d)).mean(0)
+    got = _logits([out / "average" / "policy.pt"], d)[0]
+    torch.testing.assert_close(got[legal], want[legal], rtol=1e-4, atol=1e-4)
+    assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
+        "M1.0", "M1.1", "M"]
+    assert last["decisions"] > 0
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    (("--member-rounds", "1"), "--start and --members"),
+    (("--members", "4", "--member-rounds", "1", "--hidden", "16"), "averages 3"),
+    (("--members", "2", "--member-rounds", "1"), "--hidden 16"),
+    (("--members", "2", "--member-rounds", "1", "--pi-rounds", "1"), "no --rounds")])
+def test_member_rounds_out_of_an_average_they_cannot_split_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
+        says: str) -> None:
+    eng = Engine(HISTORY)
+    paths = []
+    for i in range(3):
+        paths.append(tmp_path / f"n{i}.pt")
+        save_policy(paths[-1], PolicyNet(eng.obs_size, eng.num_actions, 16), HISTORY)
+    start = tmp_path / "start.pt"
+    average(paths, start, HISTORY)
+    with pytest.raises(SystemExit):
+        _run(tmp_path / "b", 100, "--start", str(start), *extra)
+    assert says in capsys.readouterr().err
+    assert not list((tmp_path / "b").rglob("*.npz"))
 
 
 @pytest.mark.parametrize(("extra", "says"), [

@@ -9,7 +9,8 @@ train.lookahead`` (:mod:`train.lookahead.args`: its options and stages).
 * :mod:`train.lookahead.fit`: a fit on labels (:class:`~train.lookahead.fit.Fit`), and the
   average of fits;
 * :mod:`train.lookahead.stages`: the stages of the recipe (rounds, lineages, union fits,
-  league rounds), recorded by :mod:`train.lookahead.record` (``rounds.csv``, ``rounds.png``);
+  league rounds, member rounds), recorded by :mod:`train.lookahead.record` (``rounds.csv``,
+  ``rounds.png``);
 * :mod:`train.lookahead.args`: the command's options; ``__main__``: the command.
 
 Why it plays well: a network that sees only its observation ``o`` and regresses these labels

@@ -24,6 +24,19 @@ seconds, held-out regret and, with ``--eval-deals``, the mean place against thre
   refits are averaged (``F``, mixed with the union fits by ``--league-weight``); each further
   ``--league-rounds`` round does the same from the last round's refits (``G<k>.<i>``, ``F<k>``).
 
+Member rounds go on from a policy that is such an average (``--start``), member by member:
+
+    python -m train.lookahead --start agents/pretrained/lookahead.pt --members 3 \\
+        --member-rounds 2 --member-decisions 1000000 --workers 2 --eval-deals 1000 \\
+        --out runs/members
+
+* ``M<k>.<i>`` (``--member-rounds``): the start policy is split into its members (its
+  checkpoint records how many and their weights) and the first ``--members`` of them play on;
+  in each round every member plays its own labelled seat and plays on for it against three
+  Hard (``--member-decisions`` labels each, ``OUT/members<k>/pi_<i>/``), then each is refitted
+  from itself on every member's labels of the round (``OUT/members<k>/fit_<i>/``); ``M``: every
+  generation of the members averaged, equally (``OUT/average/policy.pt``, the output).
+
 ``OUT/policy.pt`` is the last fit of a run; the recipe's output is the last stage's
 ``policy.pt`` (``OUT/league2/policy.pt`` for the command above). Stopped, the same command with
 ``--resume`` keeps every stage that ``rounds.csv`` records and goes on from the first that it
@@ -110,6 +123,14 @@ class Args(HistoryFitArgs):
     league_weight: float = arg(1.0, fraction)
     """Share of the last league refits in the final average, above 0: 1, the refits alone, or
     less, the union fits sharing the rest."""
+    member_rounds: int = arg(0, non_negative)
+    """With ``start``, an average of networks of one width: rounds of policy iteration member
+    by member (the module's docstring), instead of the rounds above. 0: none."""
+    members: int = arg(0, non_negative)
+    """With ``member_rounds``: the first this many members of ``start`` play the rounds (the
+    union fits of the recipe are its first ``--union`` members)."""
+    member_decisions: int = arg(1_000_000, positive)
+    """Labelled decisions of each member in each member round."""
     eval_deals: int = arg(0, non_negative)
     """After each fit, its policy against three Hard over this many duplicate deals (0 = not
     measured), in ``rounds.csv`` and ``rounds.png``."""
@@ -130,9 +151,17 @@ class Args(HistoryFitArgs):
         if self.start and (self.fit_only or self.init or self.union or self.also):
             raise ValueError("--start replaces the first collection and fit: no --fit-only, "
                              "--init, --also or --union")
-        if self.start and self.rounds == 1 and not self.pi_rounds:
+        if self.member_rounds and not (self.start and self.members):
+            raise ValueError("--member-rounds splits the policy --start into its members: "
+                             "--start and --members")
+        if self.member_rounds and (self.rounds > 1 or self.pi_rounds):
+            raise ValueError("--member-rounds replaces the rounds after --start: no --rounds, "
+                             "--pi-rounds")
+        if self.members and not self.member_rounds:
+            raise ValueError(f"--members {self.members}: the members play --member-rounds")
+        if self.start and self.rounds == 1 and not self.pi_rounds and not self.member_rounds:
             raise ValueError("--start goes on with rounds from the policy: --rounds 2 or more, "
-                             "or --pi-rounds")
+                             "--pi-rounds or --member-rounds")
         if self.lineages > 1 and not self.union:
             raise ValueError(f"--lineages {self.lineages}: the runs are for the union fits "
                              "(--union)")

@@ -1,6 +1,7 @@
 """The stages of the recipe (:mod:`train.lookahead.args` describes them): one run's rounds
 (:func:`run`), several runs and the fits on the union of their labels (:func:`run_lineages`),
-the league rounds after them (:func:`league_rounds`) and the averages, each recorded in
+the league rounds after them (:func:`league_rounds`) and the averages, or the member rounds
+from an average (:func:`member_rounds`), each recorded in
 ``OUT/rounds.csv`` (:class:`~train.lookahead.record.Stages`). :func:`recipe` runs those that
 the arguments ask for; :func:`stage_names` lists them.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.policy import load_policy
+from agents.policy import load_policy, save_policy, split_average
 from president_env.cli import user_errors
 from president_env.core.rules import Rules
 from train.lookahead.args import Args
@@ -34,11 +35,16 @@ def recipe(args: Args, rules: Rules) -> dict[str, float]:
     """Every stage that ``args`` asks for: the last one's metrics."""
     if args.union:
         return run_lineages(args, rules)
+    if args.member_rounds:
+        return member_rounds(args, rules)
     return run(args, rules)[2]
 
 
 def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
+    if args.member_rounds:
+        return [f"M{k}.{i}" for k in range(1, args.member_rounds + 1)
+                for i in range(args.members)] + ["M"]
     one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
     if not args.union:
@@ -172,6 +178,48 @@ def league_rounds(args: Args, rules: Rules, stages: Stages,
         return average_stages(args, rules, stages, members + refits, files, sub, "F",
                               [1 - w] * len(members) + [w] * len(refits))
     return average_stages(args, rules, stages, refits, files, sub, "F")
+
+
+def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
+    """``args.member_rounds`` rounds from the first ``args.members`` members of ``args.start``
+    (an average: :func:`agents.policy.split_average`, by the count and weights its checkpoint
+    records), written to ``OUT/members0/member_<i>.pt``. Round ``k`` (seeds ``seed + 1000 k +
+    i``): member ``i`` of the last generation plays the labelled seat and plays on for it
+    against three Hard (``OUT/members<k>/pi_<i>/``), then each member is refitted from itself
+    on every member's labels of the round (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
+    Every generation is averaged, equally, into ``OUT/average/policy.pt`` (stage ``M``, rated
+    on the last round's labels): its metrics."""
+    out = Path(args.out)
+    with user_errors():
+        net, _, meta = load_policy(args.start, rules)
+        count = len(meta.get("members") or [None])
+        members = split_average(net, count, meta.get("weights"))
+        if args.members > count:
+            raise ValueError(f"--members {args.members}: {args.start} averages {count}")
+        if members[0].hidden != args.hidden:  # the rounds refit them: refused before collecting
+            raise ValueError(f"the members of --start {args.start} have {members[0].hidden} "
+                             f"hidden units: pass --hidden {members[0].hidden}")
+    stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
+    generation: list[Path] = []
+    for i, net_i in enumerate(members[:args.members]):
+        path = out / "members0" / f"member_{i}.pt"
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_policy(path, net_i, rules, {"split_from": args.start, "member": i})
+        generation.append(path)
+    every, files = list(generation), list[Path]()
+    for k in range(1, args.member_rounds + 1):
+        sub, seed = out / f"members{k}", args.seed + LINEAGE_SEEDS * k
+        files = []
+        for i, member in enumerate(generation):
+            played = str(keep_behaviour(sub / f"pi_{i}", member))
+            files += collect_all(args.collection(sub / f"pi_{i}", args.member_decisions, seed + i,
+                                                 behaviour=played, rollout=played))
+        fits = [args.refit(sub / f"fit_{i}", member, seed + i, member)
+                for i, member in enumerate(generation)]
+        generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
+        every += generation
+    return average_stages(args, rules, stages, every, files, out / "average", "M")
 
 
 def fit_each(rules: Rules, stages: Stages, files: list[Path], fits: list[Fit], stage: str,
