@@ -413,7 +413,7 @@ def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
     torch.testing.assert_close(got[legal], want[legal], rtol=1e-4, atol=1e-4)
     assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
         "M1.0", "M1.1", "M"]
-    assert last["decisions"] > 0
+    assert last["decisions"] == sum(len(_labels(pi / DATA)["act"]) for pi in pis)
 
 
 @pytest.mark.parametrize(("extra", "says"), [

@@ -57,6 +57,13 @@ def stage_names(args: Args) -> list[str]:
     return names
 
 
+def check_width(args: Args, hidden: int, what: str) -> None:
+    """A ValueError unless ``what`` (a policy the rounds refit) is ``args.hidden`` wide: checked
+    before anything is collected."""
+    if hidden != args.hidden:
+        raise ValueError(f"{what} has {hidden} hidden units: pass --hidden {hidden}")
+
+
 def keep_behaviour(sub: Path, policy: Path) -> Path:
     """``sub/behaviour.pt``, a copy of ``policy`` made once: the policy that plays a round's
     labelled seat (a resumed round keeps the policy it collected with)."""
@@ -74,10 +81,7 @@ def run(args: Args, rules: Rules) -> tuple[Stages, list[Path], dict[str, float]]
     out = Path(args.out)
     if args.start:
         with user_errors():
-            hidden = load_policy(args.start, rules)[0].hidden
-            if hidden != args.hidden:  # the rounds refit it: refused before they collect
-                raise ValueError(f"--start {args.start} has {hidden} hidden units: pass "
-                                 f"--hidden {hidden}")
+            check_width(args, load_policy(args.start, rules)[0].hidden, f"--start {args.start}")
         stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
         shutil.copyfile(args.start, out / "policy.pt")
         files: list[Path] = []
@@ -196,9 +200,7 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         members = split_average(net, count, meta.get("weights"))
         if args.members > count:
             raise ValueError(f"--members {args.members}: {args.start} averages {count}")
-        if members[0].hidden != args.hidden:  # the rounds refit them: refused before collecting
-            raise ValueError(f"the members of --start {args.start} have {members[0].hidden} "
-                             f"hidden units: pass --hidden {members[0].hidden}")
+        check_width(args, members[0].hidden, f"the members of --start {args.start}")
     stages = Stages(out, rules, args.eval_deals, args.progress, args.resume)
     generation: list[Path] = []
     for i, net_i in enumerate(members[:args.members]):
@@ -207,16 +209,16 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
             path.parent.mkdir(parents=True, exist_ok=True)
             save_policy(path, net_i, rules, {"split_from": args.start, "member": i})
         generation.append(path)
-    every, files = list(generation), list[Path]()
+    every: list[Path] = list(generation)
+    files: list[Path] = []
     for k in range(1, args.member_rounds + 1):
         sub, seed = out / f"members{k}", args.seed + LINEAGE_SEEDS * k
-        files = []
-        for i, member in enumerate(generation):
-            played = str(keep_behaviour(sub / f"pi_{i}", member))
-            files += collect_all(args.collection(sub / f"pi_{i}", args.member_decisions, seed + i,
-                                                 behaviour=played, rollout=played))
-        fits = [args.refit(sub / f"fit_{i}", member, seed + i, member)
-                for i, member in enumerate(generation)]
+        played = [keep_behaviour(sub / f"pi_{i}", member) for i, member in enumerate(generation)]
+        files = [f for i, p in enumerate(played)
+                 for f in collect_all(args.collection(sub / f"pi_{i}", args.member_decisions,
+                                                      seed + i, behaviour=str(p), rollout=str(p)))]
+        # each refit starts from the copy that collected (a resumed round: the same policy)
+        fits = [args.refit(sub / f"fit_{i}", p, seed + i, p) for i, p in enumerate(played)]
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
         every += generation
     return average_stages(args, rules, stages, every, files, out / "average", "M")
