@@ -6,8 +6,9 @@ decisions of the labelled seats only, with the behaviour's own action (Hard's, o
 read from its observation prefix), with the opponents it names, resumes and refuses another
 collection's file; the fit lowers its loss, its regret is measured against the labels, and it
 writes a policy that a history table plays; the one command runs the DAgger and
-policy-iteration rounds, whole runs, the fits on the union of their labels, the league rounds
-and the averages, each fitted from the policy and on the labels it should use, records the
+policy-iteration rounds, whole runs, the fits on the union of their labels, the league rounds,
+the member rounds and the averages, each fitted from the policy and on the labels it should use
+(or, distilled, on the outputs of its teacher), records the
 stages it says it makes, and resumes a stopped run; the fits map their large buffers (glibc's
 heap); the docs' tables of stages are what the command records, and ``train.curve`` plots them.
 """
@@ -15,6 +16,7 @@ heap); the docs' tables of stages are what the command records, and ``train.curv
 from __future__ import annotations
 
 import csv
+import dataclasses
 import fcntl
 import json
 import os
@@ -33,7 +35,7 @@ import torch
 
 from agents import HardAgent, load_agent
 from agents.expert import SeatMix
-from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy
+from agents.policy import PolicyAgent, PolicyNet, load_policy, save_policy, scale_observation
 from president_env.cli import parse
 from president_env.core.constants import PHASE_DONE
 from president_env.core.engine import Engine, State
@@ -42,9 +44,9 @@ from president_env.table import policy_obs_size
 from train import curve
 from train.lookahead import collect as collect_mod
 from train.lookahead.__main__ import main
-from train.lookahead.args import Args
+from train.lookahead.args import Args, record_args
 from train.lookahead.collect import Collection, collect_all, collect_part, label_places
-from train.lookahead.fit import average, targets
+from train.lookahead.fit import average, targets, teacher_outputs
 from train.lookahead.labels import DATA, regret_on
 from train.lookahead.stages import stage_names
 
@@ -416,6 +418,105 @@ def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
     assert last["decisions"] == sum(len(_labels(pi / DATA)["act"]) for pi in pis)
 
 
+def _raw(path: Path, d: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy logits before the mask and the values of the checkpoint ``path`` on the
+    positions of ``d``: the whole network at once."""
+    net = load_policy(path, HISTORY)[0]
+    with torch.no_grad():
+        h = net.trunk(scale_observation(torch.from_numpy(d["obs"].astype(np.float32))))
+        return net.pi(h), net.v(h)[:, 0]
+
+
+def test_a_teacher_average_is_run_member_by_member_to_the_same_outputs(tmp_path: Path) -> None:
+    eng = Engine(HISTORY)
+    torch.manual_seed(3)
+    paths = [tmp_path / f"n{i}.pt" for i in range(3)]
+    for p in paths:
+        save_policy(p, PolicyNet(eng.obs_size, eng.num_actions, 16), HISTORY)
+    avg = tmp_path / "avg.pt"
+    average(paths, avg, HISTORY, [2.0, 1.0, 1.0])
+    d = _labels(_collected(tmp_path / "labels"))
+    for path in (avg, paths[0]):
+        logits, values = teacher_outputs(str(path), HISTORY, torch.from_numpy(d["obs"]), chunk=7)
+        want = _raw(path, d)
+        torch.testing.assert_close(logits, want[0], rtol=1e-5, atol=1e-6)
+        torch.testing.assert_close(values, want[1], rtol=1e-5, atol=1e-6)
+
+
+def _collected(out: Path) -> Path:
+    collect_all(Collection(HISTORY, out, 60, seed=4, games=16, progress=False))
+    return out / DATA
+
+
+def test_a_fit_taught_by_itself_keeps_its_weights(tmp_path: Path) -> None:
+    """``--fit-only --init NET --teacher NET``: the targets are the network's own outputs, so
+    no weight moves (on the labels' places it would); by another teacher, it moves towards it."""
+    labels = _collected(tmp_path / "labels")
+    eng = Engine(HISTORY)
+    torch.manual_seed(5)
+    nets = [tmp_path / "a.pt", tmp_path / "b.pt"]
+    for p in nets:
+        save_policy(p, PolicyNet(eng.obs_size, eng.num_actions, 16), HISTORY)
+    common = ("--fit-only", "--init", str(nets[0]), "--hidden", "16", "--also", str(labels),
+              "--lr", "0.01", "--epochs", "3")
+    _run(tmp_path / "self", 10, *common, "--teacher", str(nets[0]))
+    _run(tmp_path / "other", 10, *common, "--teacher", str(nets[1]))
+    _run(tmp_path / "places", 10, *common)
+    before = load_policy(nets[0], HISTORY)[0].state_dict()
+    taught, _, meta = load_policy(tmp_path / "self" / "policy.pt", HISTORY)
+    assert meta["teacher"] == str(nets[0])
+    for key, w in taught.state_dict().items():
+        torch.testing.assert_close(w, before[key], rtol=0, atol=1e-7)
+    moved = load_policy(tmp_path / "places" / "policy.pt", HISTORY)[0].state_dict()
+    assert not torch.allclose(moved["pi.weight"], before["pi.weight"], atol=1e-4)
+    d = _labels(labels)
+    legal = torch.from_numpy(d["mask"])
+    goal = _raw(nets[1], d)[0][legal]
+    gap = [float(((_raw(p, d)[0][legal] - goal) ** 2).mean())
+           for p in (nets[0], tmp_path / "other" / "policy.pt")]
+    assert gap[1] < gap[0] / 2
+
+
+def test_member_rounds_distil_their_average_into_the_start(tmp_path: Path) -> None:
+    """``--distill``: after the average, the start (its width) is refitted on the average's
+    outputs at the last round's positions, and decides closer to it than the start did."""
+    runs = [tmp_path / "a", tmp_path / "b"]
+    for i, out in enumerate(runs):
+        _run(out, 60, "--epochs", "1", "--hidden", "16", "--seed", str(i))
+    start = tmp_path / "start.pt"
+    average([r / "policy.pt" for r in runs], start, HISTORY)
+    extra = ("--start", str(start), "--members", "2", "--member-rounds", "1",
+             "--member-decisions", "50", "--hidden", "16", "--round-epochs", "5", "--round-lr", "0.02",
+             "--distill",
+             "--distill-epochs", "20", "--distill-lr", "0.01")
+    _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
+        "M1.0", "M1.1", "M", "S"]
+    student, _, meta = load_policy(out / "distilled" / "policy.pt", HISTORY)
+    assert student.hidden == 32 and meta["teacher"] == str(out / "average" / "policy.pt")
+    _fitted_from(out / "distilled", [out / "members1" / f"pi_{i}" / DATA for i in range(2)],
+                 start)
+    d = _labels(out / "members1" / "pi_1" / DATA)
+    legal = torch.from_numpy(d["mask"])
+    goal = _raw(out / "average" / "policy.pt", d)[0][legal]
+    gap = [float(((_raw(p, d)[0][legal] - goal) ** 2).mean())
+           for p in (start, out / "distilled" / "policy.pt")]
+    assert gap[1] < gap[0] / 2
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    (("--distill",), "--member-rounds"), (("--teacher", str(PPO)), "--fit-only"),
+    (("--fit-only", "--teacher", str(PPO)), "reads 251 inputs")])
+def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
+        says: str) -> None:
+    with pytest.raises(SystemExit):
+        _run(tmp_path / "b", 100, *extra)
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
 @pytest.mark.parametrize(("extra", "says"), [
     (("--member-rounds", "1"), "--start and --members"),
     (("--members", "4", "--member-rounds", "1", "--hidden", "16"), "averages 3"),
@@ -579,6 +680,26 @@ def test_a_stopped_recipe_resumes_at_its_first_stage_not_made(
         _run(out, 60, *RECIPE, "--resume", "--league-weight", "0.5")
     assert "league_weight: 0.25 there, 0.5 now" in capsys.readouterr().err
     assert before == ((out / "rounds.csv").read_bytes(), (out / "args.json").read_bytes())
+
+
+def test_a_resume_takes_an_option_added_since_at_its_default(tmp_path: Path) -> None:
+    """A run recorded before an option existed resumes at the option's default, and is refused
+    at another value."""
+    args = parse(Args, ["--pi-rounds", "1", "--out", str(tmp_path)])
+    path = tmp_path / "args.json"
+    cases: list[tuple[str, Any]] = [("distill", False), ("distill_lr", 0.1)]
+    for option, value in cases:
+        record_args(args)
+        old = json.loads(path.read_text())
+        del old[option]
+        path.write_text(json.dumps(old))
+        again = dataclasses.replace(args, resume=True, **{option: value})
+        if value == getattr(Args(), option):
+            record_args(again)
+            assert json.loads(path.read_text())[option] == value
+        else:
+            with pytest.raises(ValueError, match=f"{option}: {getattr(Args(), option)!r} there"):
+                record_args(again)
 
 
 @pytest.mark.parametrize("extra", [

@@ -37,6 +37,13 @@ Member rounds go on from a policy that is such an average (``--start``), member 
   from itself on every member's labels of the round (``OUT/members<k>/fit_<i>/``); ``M``: every
   generation of the members averaged, equally (``OUT/average/policy.pt``, the output).
 
+* ``S`` (``--distill``): ``--start`` refitted on the outputs of the average ``M`` at the last
+  round's positions (``OUT/distilled/policy.pt``, the output): the average's play in a network
+  of the start's width.
+
+A distillation on its own: ``--fit-only --init NET --teacher AVG --also LABELS...`` fits
+``NET`` to ``AVG``'s outputs at the positions of the labels.
+
 ``OUT/policy.pt`` is the last fit of a run; the recipe's output is the last stage's
 ``policy.pt`` (``OUT/league2/policy.pt`` for the command above). Stopped, the same command with
 ``--resume`` keeps every stage that ``rounds.csv`` records and goes on from the first that it
@@ -51,7 +58,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.policy import load_policy
 from president_env.cli import arg, fraction, input_file, non_negative, output_dir, positive
+from president_env.core.engine import Engine
 from train.common.args import HistoryFitArgs
 from train.lookahead.collect import HARD, Collection, label_paths
 from train.lookahead.fit import Fit
@@ -131,6 +140,18 @@ class Args(HistoryFitArgs):
     union fits of the recipe are its first ``--union`` members)."""
     member_decisions: int = arg(1_000_000, positive)
     """Labelled decisions of each member in each member round."""
+    distill: bool = False
+    """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
+    average's outputs at the positions of the last round's labels (stage ``S``,
+    ``OUT/distilled/policy.pt``): a network of ``start``'s width that plays like the average."""
+    distill_epochs: int = arg(2, positive)
+    """Epochs of the distillation (``--distill``)."""
+    distill_lr: float = arg(2e-4, positive)
+    """Learning rate of the distillation (``--distill``), annealed linearly to a tenth."""
+    teacher: str = arg("", input_file)
+    """With ``fit_only``: the fit regresses this checkpoint's outputs (an average's: its
+    policy logits and value) at the positions of the labels instead of their places: a
+    distillation into ``--init``."""
     eval_deals: int = arg(0, non_negative)
     """After each fit, its policy against three Hard over this many duplicate deals (0 = not
     measured), in ``rounds.csv`` and ``rounds.png``."""
@@ -159,6 +180,17 @@ class Args(HistoryFitArgs):
                              "--pi-rounds")
         if self.members and not self.member_rounds:
             raise ValueError(f"--members {self.members}: the members play --member-rounds")
+        if self.distill and not self.member_rounds:
+            raise ValueError("--distill teaches --start the average of the --member-rounds")
+        if self.teacher and not self.fit_only:
+            raise ValueError("--teacher is a fit's target: with --fit-only (and --init)")
+        if self.teacher:
+            net = load_policy(self.teacher, self.rules())[0]
+            eng = Engine(self.rules())
+            if (net.obs_size, net.num_actions) != (eng.obs_size, eng.num_actions):
+                raise ValueError(f"--teacher {self.teacher} reads {net.obs_size} inputs and "
+                                 f"{net.num_actions} actions; these rules give {eng.obs_size} "
+                                 f"and {eng.num_actions}")
         if self.start and self.rounds == 1 and not self.pi_rounds and not self.member_rounds:
             raise ValueError("--start goes on with rounds from the policy: --rounds 2 or more, "
                              "--pi-rounds or --member-rounds")
@@ -183,28 +215,36 @@ class Args(HistoryFitArgs):
     def first_fit(self) -> Fit:
         """The fit of ``R0`` (and of ``--fit-only``) into ``out``."""
         return Fit(Path(self.out), self.init, self.hidden, self.lr, self.epochs, self.batch,
-                   self.holdout, self.vf_coef, self.seed, self.threads, self.progress)
+                   self.holdout, self.vf_coef, self.seed, self.threads, self.progress,
+                   teacher=self.teacher)
 
     def refit(self, out: Path, start: Path, seed: int, behaviour: Path | str = HARD) -> Fit:
         """A fit after the first into ``out``: from ``start``, ``round_lr``, ``round_epochs``."""
         return dataclasses.replace(self.first_fit(), out=out, start=str(start), seed=seed,
                                    lr=self.round_lr, epochs=self.round_epochs,
-                                   behaviour=str(behaviour))
+                                   behaviour=str(behaviour), teacher="")
 
     def label_files(self, folder: str | Path) -> list[Path]:
         """The labels files of this run's collection in ``folder`` (one per worker)."""
         return label_paths(Path(folder), self.workers)
 
 
+def recorded(args: Args) -> dict[str, Any]:
+    """The arguments that ``OUT/args.json`` records, as JSON reads them back."""
+    return {k: v for k, v in json.loads(json.dumps(dataclasses.asdict(args))).items()
+            if k not in UNRECORDED}
+
+
 def record_args(args: Args) -> None:
     """Write the run's arguments to ``OUT/args.json``; with ``resume``, first a ValueError
     naming the arguments that differ from those recorded there."""
     path = Path(args.out) / "args.json"
-    now = {k: v for k, v in json.loads(json.dumps(dataclasses.asdict(args))).items()
-           if k not in UNRECORDED}
+    now = recorded(args)
     if args.resume and path.is_file():
         was: dict[str, Any] = json.loads(path.read_text())
         was = {k: v for k, v in was.items() if k in now or k not in RETIRED or RETIRED[k] != v}
+        # an option added since the run was recorded: the run had it at its default
+        was = {**{k: v for k, v in recorded(Args()).items() if k not in was}, **was}
         diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k))
         if diff:
             raise ValueError(f"--resume: {args.out} holds a run of other arguments ("

@@ -2,7 +2,9 @@
 
 The policy head regresses the places negated and centred on their mean over the legal actions
 (squared error on the legal actions), the value head the negated place of the best action; the
-greedy policy plays the action of the best predicted place. :func:`fit` writes ``policy.pt``
+greedy policy plays the action of the best predicted place. With a teacher (``Fit.teacher``), a
+distillation: both heads regress the teacher's outputs on the labels' positions instead (an
+average of many networks taught to one network of the package's size). :func:`fit` writes ``policy.pt``
 (a checkpoint for ``PolicyAgent``, ``train.evaluate`` and ``--init``) and ``metrics.csv`` (per
 epoch: the losses, and on the training and held-out decisions the *regret*: the mean place the
 greedy choice loses against the best label, next to the regret of the action the behaviour
@@ -25,7 +27,15 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from agents.policy import PolicyNet, average_nets, load_policy, save_policy
+from agents.policy import (
+    PolicyNet,
+    average_nets,
+    load_policy,
+    save_policy,
+    scale_observation,
+    split_average,
+    weight_shares,
+)
 from president_env.cli import user_errors
 from president_env.core.engine import Engine
 from president_env.core.rules import Rules
@@ -59,6 +69,9 @@ class Fit:
     progress: bool = True
     behaviour: str = "hard"
     """Who played the labelled seat (recorded in ``policy.pt``)."""
+    teacher: str = ""
+    """A checkpoint whose outputs both heads regress (:func:`teacher_outputs`) instead of the
+    labels' places; the regrets are still measured on the places."""
 
     def network(self, rules: Rules) -> PolicyNet:
         """The network the fit starts from, with torch on ``threads`` threads, seeded."""
@@ -79,6 +92,31 @@ def targets(place: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torc
     return torch.where(mask, q - mean, 0), best
 
 
+def teacher_outputs(path: str, rules: Rules, obs: torch.Tensor,
+                    chunk: int = 16384) -> tuple[torch.Tensor, torch.Tensor]:
+    """The policy logits (before the mask) and values of the checkpoint ``path`` (trained for
+    ``rules``) on every row of ``obs``. An average that records its members is run member by
+    member (:func:`agents.policy.split_average`), the same outputs without the zeros of its
+    block-diagonal second layer (a quarter of the work for twelve members)."""
+    net, _, meta = load_policy(path, rules)
+    count = len(meta.get("members") or [None])
+    try:
+        nets, w = split_average(net, count, meta.get("weights")), meta.get("weights")
+    except ValueError:  # not an average, or one whose members have mixed
+        nets, w = [net], None
+    shares = weight_shares([1.0] * len(nets) if w is None else w, len(nets))
+    logits, values = torch.empty(len(obs), net.num_actions), torch.empty(len(obs))
+    with torch.no_grad():
+        for i in range(0, len(obs), chunk):
+            x = scale_observation(obs[i : i + chunk].float())
+            hs = [n.trunk(x) for n in nets]
+            logits[i : i + chunk] = torch.stack([s * n.pi(h) for s, n, h in zip(shares, nets, hs)]
+                                                ).sum(0)
+            values[i : i + chunk] = torch.stack([s * n.v(h)[:, 0]
+                                                 for s, n, h in zip(shares, nets, hs)]).sum(0)
+    return logits, values
+
+
 def fit(job: Fit, rules: Rules, d: dict[str, np.ndarray]) -> dict[str, float]:
     """Train the network on the labels ``d`` (see the module docstring): the last epoch's
     metrics and the number of labels (``decisions``)."""
@@ -87,6 +125,7 @@ def fit(job: Fit, rules: Rules, d: dict[str, np.ndarray]) -> dict[str, float]:
     obs, mask = torch.from_numpy(d["obs"]), torch.from_numpy(d["mask"])
     place, act = torch.from_numpy(d["place"]), torch.from_numpy(d["act"]).long()
     n_train = int(round(len(act) * (1 - job.holdout)))
+    taught = teacher_outputs(job.teacher, rules, obs) if job.teacher else None
     opt = torch.optim.Adam(net.parameters(), lr=job.lr)
     steps = job.epochs * -(-n_train // job.batch)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - 0.9 * min(i / steps, 1))
@@ -99,7 +138,10 @@ def fit(job: Fit, rules: Rules, d: dict[str, np.ndarray]) -> dict[str, float]:
         for i in range(0, n_train, job.batch):
             j = perm[i : i + job.batch]
             m = mask[j]
-            target, best = targets(place[j], m)
+            if taught is None:
+                target, best = targets(place[j], m)
+            else:
+                target, best = torch.where(m, taught[0][j], 0), taught[1][j]
             logits, v = net(obs[j].float(), m)
             loss = (torch.where(m, logits - target, 0) ** 2).sum() / m.sum()
             vloss = ((v - best) ** 2).mean()
@@ -118,6 +160,7 @@ def fit(job: Fit, rules: Rules, d: dict[str, np.ndarray]) -> dict[str, float]:
         w.writerows(rows)
     save_policy(job.out / "policy.pt", net, rules, meta={
         "trainer": "train.lookahead", "behaviour": job.behaviour, "decisions": len(act),
+        **({"teacher": job.teacher} if job.teacher else {}),
         **{k: float(v) for k, v in rows[-1].items()}})
     return {**rows[-1], "decisions": float(len(act))}
 

@@ -44,7 +44,7 @@ def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
     if args.member_rounds:
         return [f"M{k}.{i}" for k in range(1, args.member_rounds + 1)
-                for i in range(args.members)] + ["M"]
+                for i in range(args.members)] + ["M"] + (["S"] if args.distill else [])
     one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
     if not args.union:
@@ -192,7 +192,9 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     against three Hard (``OUT/members<k>/pi_<i>/``), then each member is refitted from itself
     on every member's labels of the round (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
     Every generation is averaged, equally, into ``OUT/average/policy.pt`` (stage ``M``, rated
-    on the last round's labels): its metrics."""
+    on the last round's labels); with ``args.distill``, ``args.start`` is refitted on the
+    average's outputs at those labels' positions (``OUT/distilled/``, stage ``S``): the last
+    stage's metrics."""
     out = Path(args.out)
     with user_errors():
         net, _, meta = load_policy(args.start, rules)
@@ -221,7 +223,14 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         fits = [args.refit(sub / f"fit_{i}", p, seed + i, p) for i, p in enumerate(played)]
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
         every += generation
-    return average_stages(args, rules, stages, every, files, out / "average", "M")
+    last = average_stages(args, rules, stages, every, files, out / "average", "M")
+    if not args.distill:
+        return last
+    job = dataclasses.replace(args.first_fit(), out=out / "distilled", start=args.start,
+                              hidden=net.hidden, lr=args.distill_lr, epochs=args.distill_epochs,
+                              teacher=str(out / "average" / "policy.pt"),
+                              behaviour=f"the members of round {args.member_rounds}")
+    return stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, files))
 
 
 def fit_each(rules: Rules, stages: Stages, files: list[Path], fits: list[Fit], stage: str,
