@@ -398,7 +398,8 @@ def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
     out = tmp_path / "m"
     members = [out / "members0" / "member_0.pt", out / "members0" / "member_1.pt"]
     for member, run in zip(members, runs):  # the weights of the run it came from
-        mine, theirs = (load_policy(p, HISTORY)[0].state_dict() for p in (member, run / "policy.pt"))
+        mine, theirs = (load_policy(p, HISTORY)[0].state_dict()
+                        for p in (member, run / "policy.pt"))
         for key in ("trunk.0.weight", "trunk.2.weight", "pi.weight", "v.weight"):
             torch.testing.assert_close(mine[key], theirs[key], rtol=1e-5, atol=1e-6)
     pis = [out / "members1" / "pi_0", out / "members1" / "pi_1"]
@@ -486,8 +487,8 @@ def test_member_rounds_distil_their_average_into_the_start(tmp_path: Path) -> No
     start = tmp_path / "start.pt"
     average([r / "policy.pt" for r in runs], start, HISTORY)
     extra = ("--start", str(start), "--members", "2", "--member-rounds", "1",
-             "--member-decisions", "50", "--hidden", "16", "--round-epochs", "5", "--round-lr", "0.02",
-             "--distill",
+             "--member-decisions", "50", "--hidden", "16", "--round-epochs", "5",
+             "--round-lr", "0.02", "--distill",
              "--distill-epochs", "20", "--distill-lr", "0.01")
     _run(tmp_path / "m", 100, *extra)
     out = tmp_path / "m"

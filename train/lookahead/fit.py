@@ -4,11 +4,11 @@ The policy head regresses the places negated and centred on their mean over the 
 (squared error on the legal actions), the value head the negated place of the best action; the
 greedy policy plays the action of the best predicted place. With a teacher (``Fit.teacher``), a
 distillation: both heads regress the teacher's outputs on the labels' positions instead (an
-average of many networks taught to one network of the package's size). :func:`fit` writes ``policy.pt``
-(a checkpoint for ``PolicyAgent``, ``train.evaluate`` and ``--init``) and ``metrics.csv`` (per
-epoch: the losses, and on the training and held-out decisions the *regret*: the mean place the
-greedy choice loses against the best label, next to the regret of the action the behaviour
-took).
+average of many networks taught to one network of the package's size). :func:`fit` writes
+``policy.pt`` (a checkpoint for ``PolicyAgent``, ``train.evaluate`` and ``--init``) and
+``metrics.csv`` (per epoch: the losses, and on the training and held-out decisions the
+*regret*: the mean place the greedy choice loses against the best label, next to the regret of
+the action the behaviour took).
 
 :func:`average` puts fits side by side in one network whose logits and value are the (weighted)
 mean of theirs (:func:`agents.policy.average_nets`): fits of other labels err differently, and
