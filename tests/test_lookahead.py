@@ -47,7 +47,7 @@ from train.lookahead.__main__ import main
 from train.lookahead.args import Args, record_args
 from train.lookahead.collect import Collection, collect_all, collect_part, label_places
 from train.lookahead.fit import average, targets, teacher_outputs
-from train.lookahead.labels import DATA, regret_on
+from train.lookahead.labels import DATA, Labels, read_labels, regret_on
 from train.lookahead.stages import stage_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,6 +197,31 @@ def test_a_checkpoint_behaviour_is_the_only_seat_labelled(tmp_path: Path) -> Non
             == d["act"]).all()
     with pytest.raises(ValueError, match="another behaviour"):  # a file of another collection
         Collection(HISTORY, tmp_path, 10).check()
+
+
+def test_labels_of_the_same_game_are_read_whatever_the_preset_name(tmp_path: Path) -> None:
+    """A checkpoint records its rules without the preset's name: labels collected under them
+    are read under the preset's (the command's), while labels of another game, or of rules that
+    cannot be read, are refused."""
+    def saved(name: str, rules: Rules, text: str | None = None) -> Path:
+        eng = Engine(rules)
+        labels = Labels(rules, "hard", tmp_path / name / DATA)
+        if text is not None:
+            labels.meta["rules"] = text
+        mask = np.zeros((3, eng.num_actions), bool)
+        mask[:, :2] = True
+        labels.add(obs=np.ones((3, eng.obs_size), np.float16), mask=mask,
+                   act=np.zeros(3, np.int8), place=np.where(mask, 1, -1).astype(np.int8))
+        labels.save()
+        return labels.path  # type: ignore[return-value]
+
+    unnamed = dataclasses.replace(HISTORY, preset_name=None)
+    assert read_labels(HISTORY, [saved("unnamed", unnamed)])["act"].shape == (3,)
+    for name, rules, text in [("other", HISTORY.replace(num_players=5), None),
+                              ("unread", HISTORY, "{'num_players': 4"),
+                              ("foreign", HISTORY, "[1, 2]")]:
+        with pytest.raises(ValueError, match="another rules"):
+            read_labels(HISTORY, [saved(name, rules, text)])
 
 
 def test_the_opponents_play_the_table(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ choice loses against the best label of each decision)."""
 
 from __future__ import annotations
 
+import ast
 import ctypes
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,20 @@ FIELDS = ("obs", "mask", "act", "place")
 M_MMAP_THRESHOLD = -3
 """glibc's ``mallopt`` parameter: allocations from this size up are mapped, and unmapped when
 freed."""
+
+
+def game_options(rules: str) -> dict[str, Any] | None:
+    """The options of a labels file's rules (the ``repr`` of ``Rules.to_dict()``) without the
+    preset's name, which changes nothing in play or in the observation: the rules a checkpoint
+    records (no name) and its preset's give the same. None for a text that is no such dict."""
+    try:
+        options = ast.literal_eval(rules)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(options, dict):
+        return None
+    options.pop("preset_name", None)
+    return options
 
 
 def steady_heap(threshold: int = 1 << 20) -> bool:
@@ -80,7 +95,11 @@ class Labels:
         with np.load(path) as f:
             for key, want in self.meta.items():
                 have = str(f[key]) if key in f else "hard"  # files before --rollout
-                if (key == "rules" or same_behaviour) and have != want:
+                if key == "rules":
+                    differ = game_options(have) is None or game_options(have) != game_options(want)
+                else:
+                    differ = same_behaviour and have != want
+                if differ:
                     raise ValueError(f"{path} holds labels of another {key}; use another --out")
             for k in FIELDS:
                 self.parts[k].append(f[k])
