@@ -96,7 +96,8 @@ class Labels:
             for key, want in self.meta.items():
                 have = str(f[key]) if key in f else "hard"  # files before --rollout
                 if key == "rules":
-                    differ = game_options(have) is None or game_options(have) != game_options(want)
+                    options = game_options(have)
+                    differ = options is None or options != game_options(want)
                 else:
                     differ = same_behaviour and have != want
                 if differ:
