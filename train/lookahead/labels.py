@@ -14,6 +14,7 @@ import numpy as np
 from agents.policy import PolicyNet
 from president_env.core.rules import Rules
 from president_env.extras import missing_extra
+from president_env.table import rule_differences
 
 try:
     import torch
@@ -27,18 +28,16 @@ M_MMAP_THRESHOLD = -3
 freed."""
 
 
-def game_options(rules: str) -> dict[str, Any] | None:
-    """The options of a labels file's rules (the ``repr`` of ``Rules.to_dict()``) without the
-    preset's name, which changes nothing in play or in the observation: the rules a checkpoint
-    records (no name) and its preset's give the same. None for a text that is no such dict."""
+def same_game(text: str, rules: Rules) -> bool:
+    """Whether a labels file's rules (the ``repr`` of ``Rules.to_dict()``) are ``rules``' game
+    and observation. The preset's name does not count (:func:`president_env.table.
+    rule_differences`): the rules a checkpoint records carry none. False for a text that is
+    no valid rules."""
     try:
-        options = ast.literal_eval(rules)
+        have = Rules.from_dict(ast.literal_eval(text))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    if not isinstance(options, dict):
-        return None
-    options.pop("preset_name", None)
-    return options
+        return False
+    return have.observation == rules.observation and not rule_differences(rules, have)
 
 
 def steady_heap(threshold: int = 1 << 20) -> bool:
@@ -82,6 +81,7 @@ class Labels:
     def __init__(self, rules: Rules, behaviour: str, path: Path | None,
                  rollout: str = "hard", opponents: str = "hard") -> None:
         self.path = path  # None: labels merged from files (see extend), never saved
+        self.rules = rules
         self.meta = {"rules": repr(rules.to_dict()), "behaviour": behaviour, "rollout": rollout,
                      "opponents": opponents}
         self.parts: dict[str, list[np.ndarray]] = {k: [] for k in FIELDS}
@@ -96,8 +96,7 @@ class Labels:
             for key, want in self.meta.items():
                 have = str(f[key]) if key in f else "hard"  # files before --rollout
                 if key == "rules":
-                    options = game_options(have)
-                    differ = options is None or options != game_options(want)
+                    differ = not same_game(have, self.rules)
                 else:
                     differ = same_behaviour and have != want
                 if differ:
