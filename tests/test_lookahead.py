@@ -407,16 +407,24 @@ def test_a_run_started_from_a_policy_goes_on_with_its_rounds(tmp_path: Path) -> 
         parse(Args, list(extra))) == ["PI1"]
 
 
+def _small_average(tmp_path: Path, count: int,
+                   weights: list[float] | None = None) -> tuple[list[Path], Path]:
+    """``count`` runs of the one command, small (16 units, seeds 0, 1, ...), in ``tmp_path``,
+    and their average (``weights``) in ``tmp_path/start.pt``."""
+    runs = [tmp_path / f"run{i}" for i in range(count)]
+    for i, out in enumerate(runs):
+        _run(out, 60, "--epochs", "1", "--hidden", "16", "--seed", str(i))
+    start = tmp_path / "start.pt"
+    average([r / "policy.pt" for r in runs], start, HISTORY, weights)
+    return runs, start
+
+
 def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
         tmp_path: Path) -> None:
     """``--start AVG --members 2 --member-rounds 1``: the average splits into its members; each
     plays its own labelled seat and plays on for it; each is refitted from itself on both
     members' labels; the output averages the members and their refits, equally."""
-    runs = [tmp_path / "a", tmp_path / "b", tmp_path / "c"]
-    for i, out in enumerate(runs):
-        _run(out, 60, "--epochs", "1", "--hidden", "16", "--seed", str(i))
-    start = tmp_path / "start.pt"
-    average([r / "policy.pt" for r in runs], start, HISTORY, [2.0, 1.0, 1.0])
+    runs, start = _small_average(tmp_path, 3, [2.0, 1.0, 1.0])
     extra = ("--start", str(start), "--members", "2", "--member-rounds", "1",
              "--member-decisions", "50", "--hidden", "16", "--round-epochs", "1")
     last = _run(tmp_path / "m", 100, *extra)
@@ -442,6 +450,20 @@ def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
     assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
         "M1.0", "M1.1", "M"]
     assert last["decisions"] == sum(len(_labels(pi / DATA)["act"]) for pi in pis)
+
+
+def test_a_member_round_plays_at_the_table_it_is_given(tmp_path: Path) -> None:
+    """``--member-opponents``: the round's games seat those agents beside the member, and its
+    labels say so (a resumed round at another table is refused by them)."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "1", "--member-rounds", "1",
+             "--member-decisions", "40", "--hidden", "16", "--round-epochs", "1")
+    _run(tmp_path / "m", 100, *extra, "--member-opponents", "normal:1,self:2")
+    pi = tmp_path / "m" / "members1" / "pi_0"
+    assert str(_played_by(pi, rollout="self")["opponents"]) == "normal:1,self:2"
+    with pytest.raises(ValueError, match="opponents"):
+        Collection(HISTORY, pi, 80, behaviour=str(pi / "behaviour.pt"),
+                   rollout=str(pi / "behaviour.pt")).check()
 
 
 def _raw(path: Path, d: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -509,11 +531,7 @@ def test_a_fit_taught_by_itself_keeps_its_weights(tmp_path: Path) -> None:
 def test_member_rounds_distil_their_average_into_the_start(tmp_path: Path) -> None:
     """``--distill``: after the average, the start (its width) is refitted on the average's
     outputs at the last round's positions, and decides closer to it than the start did."""
-    runs = [tmp_path / "a", tmp_path / "b"]
-    for i, out in enumerate(runs):
-        _run(out, 60, "--epochs", "1", "--hidden", "16", "--seed", str(i))
-    start = tmp_path / "start.pt"
-    average([r / "policy.pt" for r in runs], start, HISTORY)
+    start = _small_average(tmp_path, 2)[1]
     extra = ("--start", str(start), "--members", "2", "--member-rounds", "1",
              "--member-decisions", "50", "--hidden", "16", "--round-epochs", "5",
              "--round-lr", "0.02", "--distill", "--distill-epochs", "20", "--distill-lr", "0.01")
@@ -549,7 +567,12 @@ def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
     (("--member-rounds", "1"), "--start and --members"),
     (("--members", "4", "--member-rounds", "1", "--hidden", "16"), "averages 3"),
     (("--members", "2", "--member-rounds", "1"), "--hidden 16"),
-    (("--members", "2", "--member-rounds", "1", "--pi-rounds", "1"), "no --rounds")])
+    (("--members", "2", "--member-rounds", "1", "--pi-rounds", "1"), "no --rounds"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-opponents",
+      "hard:1,nobody:1"), "unknown agent 'nobody'"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-opponents",
+      "hard:0,self:0"), "weights sum to 0"),
+    (("--member-opponents", "normal", "--pi-rounds", "1"), "the table of the --member-rounds")])
 def test_member_rounds_out_of_an_average_they_cannot_split_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
         says: str) -> None:

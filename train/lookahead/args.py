@@ -33,9 +33,10 @@ Member rounds go on from a policy that is such an average (``--start``), member 
 * ``M<k>.<i>`` (``--member-rounds``): the start policy is split into its members (its
   checkpoint records how many and their weights) and the first ``--members`` of them play on;
   in each round every member plays its own labelled seat and plays on for it against three
-  Hard (``--member-decisions`` labels each, ``OUT/members<k>/pi_<i>/``), then each is refitted
-  from itself on every member's labels of the round (``OUT/members<k>/fit_<i>/``); ``M``: every
-  generation of the members averaged, equally (``OUT/average/policy.pt``, the output).
+  Hard, or at the table ``--member-opponents`` (``--member-decisions`` labels each,
+  ``OUT/members<k>/pi_<i>/``), then each is refitted from itself on every member's labels of
+  the round (``OUT/members<k>/fit_<i>/``); ``M``: every generation of the members averaged,
+  equally (``OUT/average/policy.pt``, the output).
 
 * ``S`` (``--distill``): ``--start`` refitted on the outputs of the average ``M`` at the last
   round's positions (``OUT/distilled/policy.pt``, the output): the average's play in a network
@@ -62,7 +63,7 @@ from agents.policy import load_policy
 from president_env.cli import arg, fraction, input_file, non_negative, output_dir, positive
 from president_env.core.engine import Engine
 from train.common.args import HistoryFitArgs
-from train.lookahead.collect import HARD, Collection, label_paths
+from train.lookahead.collect import HARD, Collection, check_opponents, label_paths
 from train.lookahead.fit import Fit
 
 UNRECORDED = ("resume", "progress", "threads")
@@ -140,6 +141,11 @@ class Args(HistoryFitArgs):
     union fits of the recipe are its first ``--union`` members)."""
     member_decisions: int = arg(1_000_000, positive)
     """Labelled decisions of each member in each member round."""
+    member_opponents: str = HARD
+    """The other seats of a member round's games, drawn per seat and game, who play on in the
+    rollouts: ``hard``, or agents with weights as ``train.ppo_pool --opponents``
+    (``"hard:2,normal:1,self:1"``, ``self`` being the member). Each table's labels teach its
+    own opponents (``docs/experiments/2026-12-06-member-policy-iteration.md``)."""
     distill: bool = False
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
     average's outputs at the positions of the last round's labels (stage ``S``,
@@ -180,6 +186,11 @@ class Args(HistoryFitArgs):
                              "--pi-rounds")
         if self.members and not self.member_rounds:
             raise ValueError(f"--members {self.members}: the members play --member-rounds")
+        if self.member_opponents != HARD and not self.member_rounds:
+            raise ValueError(f"--member-opponents {self.member_opponents}: the table of the "
+                             "--member-rounds")
+        if self.member_rounds:
+            check_opponents(self.member_opponents, self.rules())
         if self.distill and not self.member_rounds:
             raise ValueError("--distill teaches --start the average of the --member-rounds")
         if self.teacher and not self.fit_only:

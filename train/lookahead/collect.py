@@ -79,13 +79,21 @@ class Collection:
     def check(self) -> None:
         """A ValueError when an agent does not load for the rules, the opponents' weights sum
         to 0, or a file of the collection holds other rules, behaviour, rollout or opponents."""
-        named = [split_weight(item) for item in self.opponents.split(",")]
-        if sum(w for _, w in named) <= 0:
-            raise ValueError(f"opponents {self.opponents}: the weights sum to 0")
-        for name in {self.behaviour, self.rollout, *(n for n, _ in named)} - {HARD, SELF}:
+        check_opponents(self.opponents, self.rules)
+        for name in {self.behaviour, self.rollout} - {HARD, SELF}:
             load_agent(name, self.rules)
         for part in range(self.workers):
             self.labels(part)
+
+
+def check_opponents(opponents: str, rules: Rules) -> None:
+    """A ValueError when an agent of ``opponents`` (``"hard:1,self:1"``) does not load for
+    ``rules`` or their weights sum to 0."""
+    named = [split_weight(item) for item in opponents.split(",")]
+    if sum(w for _, w in named) <= 0:
+        raise ValueError(f"opponents {opponents}: the weights sum to 0")
+    for name in {n for n, _ in named} - {HARD, SELF}:
+        load_agent(name, rules)
 
 
 def act_dtype(num_actions: int) -> type[np.integer[Any]]:
