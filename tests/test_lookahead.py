@@ -453,8 +453,8 @@ def test_member_rounds_refit_each_member_of_an_average_on_every_members_labels(
 
 
 def test_a_member_round_plays_at_the_table_it_is_given(tmp_path: Path) -> None:
-    """``--member-opponents``: the round's games seat those agents beside the member, and its
-    labels say so (a resumed round at another table is refused by them)."""
+    """``--member-opponents``: the round collects at that table, which its labels record, and
+    a collection at another table refuses to extend them."""
     start = _small_average(tmp_path, 2)[1]
     extra = ("--start", str(start), "--members", "1", "--member-rounds", "1",
              "--member-decisions", "40", "--hidden", "16", "--round-epochs", "1")
