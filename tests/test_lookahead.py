@@ -461,7 +461,7 @@ def test_a_member_round_plays_at_the_table_it_is_given(tmp_path: Path) -> None:
     _run(tmp_path / "m", 100, *extra, "--member-opponents", "normal:1,self:2")
     pi = tmp_path / "m" / "members1" / "pi_0"
     assert str(_played_by(pi, rollout="self")["opponents"]) == "normal:1,self:2"
-    with pytest.raises(ValueError, match="opponents"):
+    with pytest.raises(ValueError, match="another opponents"):
         Collection(HISTORY, pi, 80, behaviour=str(pi / "behaviour.pt"),
                    rollout=str(pi / "behaviour.pt")).check()
 
