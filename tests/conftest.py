@@ -3,8 +3,9 @@
 ``make test`` runs every test but the ``long`` ones, in parallel (pytest-xdist: ``-n 2 --dist
 loadgroup``); ``make test-fast`` runs ``-m "not slow and not long"``, the developer's set;
 ``make test-long`` runs ``-m long`` only: the long statistical and load runs (the 1,000-game
-record round trips, the 50-game web load test), each the long twin of a short seeded run of the
-same check that ``make test`` keeps (``pytest.param(..., marks=pytest.mark.long)``). A test is slow when it is a long
+record round trips, the 50-game web load test) and the other tables of sweeps that ``make test``
+runs at fewer tables, each the long twin of a short seeded run of the same check that ``make
+test`` keeps (``pytest.param(..., marks=pytest.mark.long)``). A test is slow when it is a long
 smoke run: a training script, a notebook or a command line run as a subprocess, a training run
 in-process, or a long differential test.
 
@@ -104,11 +105,13 @@ def warm_numba_cache(part: str = "all") -> None:
     Its two parts compile mostly different kernels and may run at once, in two processes
     (``python tests/conftest.py --warm engine`` and ``... --warm agents``):
 
-    * ``engine``: the one-game and fused calls (:func:`_warm_one_game_paths`) and a few moves of
-      every preset through the AEC env (the kernels of one game at a time, the longest compile);
-    * ``agents``: a few random-legal games of every preset at two table sizes (the batched
-      engine, every check of ``check_engine``), a few deals between the rule-based agents and a
-      deal with the expert.
+    * ``engine``: the one-game calls (:func:`_warm_one_game_paths`) and a few moves of every
+      preset through the AEC env (the kernels of one game at a time: 82 s of one CPU here);
+    * ``agents``: the batched engine's step and random play (:func:`_warm_batched_paths`), a
+      few random-legal games of every preset at two table sizes (every check of
+      ``check_engine``), a few deals between the rule-based agents and a deal with the expert
+      (118 s). The batched calls were once in ``engine`` (140 s), which compiled them beside
+      ``agents``, which compiles them too.
 
     What it misses is compiled where it is used.
     """
@@ -126,6 +129,7 @@ def warm_numba_cache(part: str = "all") -> None:
                 obs, _, done, cut, _ = game.last()
                 game.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
     if part in ("all", "agents"):
+        _warm_batched_paths(Rules.preset("standard"))
         for preset in PRESETS:
             lo, hi = PRESET_PLAYERS[preset]
             for players in sorted({max(lo, 4), min(hi, 6)}):
@@ -140,24 +144,34 @@ def warm_numba_cache(part: str = "all") -> None:
 
 
 def _warm_one_game_paths(rules: Rules) -> None:
-    """The engine's one-game and fused calls, each by its first calls (the state's arrays one
-    by one) and its later ones (their address vector): :meth:`Engine.advance`, a checked step,
-    :class:`OneGame` with its restart, :meth:`Engine.play_random` (the kernels' types do not
-    depend on the rules: one preset compiles them for all)."""
+    """The engine's one-game calls, each by its first calls (the state's arrays one by one)
+    and its later ones (their address vector): :meth:`Engine.advance`, :class:`OneGame` with
+    its restart (the kernels' types do not depend on the rules: one preset compiles them for
+    all)."""
     from president_env.core import Engine, OneGame
 
     eng = Engine(rules)
-    st, checked = eng.init([0]), eng.init([1])
+    st = eng.init([0])
     mask, obs = np.zeros(eng.num_actions, np.int8), np.zeros(eng.obs_size, np.float32)
     cur = eng.advance(st, -1, mask, obs)
     for _ in range(6):
         if cur >= 0:
             cur = eng.advance(st, int(np.flatnonzero(mask)[0]), mask, obs)
-        legal = eng.legal_action_mask(checked)[0]
-        eng.step_inplace(checked, [int(np.flatnonzero(legal)[0])])
     game = OneGame(eng, eng.init([2]))
     game.step(int(np.flatnonzero(game.mask)[0]))
     game.restart(3)
+
+
+def _warm_batched_paths(rules: Rules) -> None:
+    """The batched engine's checked step and :meth:`Engine.play_random` (one preset compiles
+    them for all, as above)."""
+    from president_env.core import Engine
+
+    eng = Engine(rules)
+    checked = eng.init([1])
+    for _ in range(6):
+        legal = eng.legal_action_mask(checked)[0]
+        eng.step_inplace(checked, [int(np.flatnonzero(legal)[0])])
     eng.play_random(eng.init(np.arange(4)), 300, np.random.default_rng(0))
 
 
