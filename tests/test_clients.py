@@ -50,6 +50,19 @@ def strict() -> Iterator[None]:
     torch.set_num_threads(threads)
 
 
+def wrapped_presets() -> list[Any]:
+    """The presets the libraries' wrappers are run on: ``daifugo_full`` (345 actions, the
+    largest observation of the 3-8 player presets) and ``uecda`` (2,606 actions, five players)
+    in ``make test``; the others ``long`` (``make test-long``: the wrappers see the same env
+    class, only the sizes of its spaces differ)."""
+    short = {"daifugo_full", "uecda"}
+    assert short <= set(PRESET_NAMES)
+    return [p if p in short else pytest.param(p, marks=pytest.mark.long) for p in PRESET_NAMES]
+
+
+WRAPPED_PRESETS = wrapped_presets()
+
+
 def few_players(preset: str) -> int:
     """The fewest players of a preset: the shortest games."""
     return PRESET_PLAYERS[preset][0]
@@ -147,33 +160,34 @@ def test_sb3_make_vec_env_subprocess_maskable_ppo(strict: None) -> None:
 
 # ---------------------------------------------------------------------- TorchRL
 @pytest.mark.slow
-def test_torchrl_pettingzoo_wrapper_every_preset(strict: None) -> None:
+@pytest.mark.parametrize("preset", WRAPPED_PRESETS)
+def test_torchrl_pettingzoo_wrapper_every_preset(strict: None, preset: str) -> None:
     """Before this release the rollout crashed at the first game end: infos gained keys."""
     import torch
     from torchrl.envs.libs.pettingzoo import PettingZooWrapper
     from torchrl.envs.utils import check_env_specs
 
-    for preset in PRESET_NAMES:
-        tenv = PettingZooWrapper(
-            env(preset=preset, num_players=few_players(preset)), use_mask=True, seed=0
-        )
-        check_env_specs(tenv)
-        # the random actions come from torch's generator: seeded, the rollout does not depend
-        # on the tests run before it in the process (at torch seeds 0-5, 400 steps end 2 or 3
-        # random 5-player uecda games, 600 end 4 or 5)
-        torch.manual_seed(0)
-        rollout = tenv.rollout(600, break_when_any_done=False)
-        done = rollout["next", "done"].reshape(-1)
-        assert int(done.sum()) >= 3, preset
-        standing = rollout["next", "player_0", "info", "standing"].reshape(-1)
-        assert (standing[done] >= 0).all() and (standing[~done] == -1).all()
-        reward = sum(rollout["next", a, "reward"].sum() for a in tenv.possible_agents)
-        assert abs(float(reward)) < 1e-4  # linear rewards: zero-sum in every deal
+    tenv = PettingZooWrapper(
+        env(preset=preset, num_players=few_players(preset)), use_mask=True, seed=0
+    )
+    check_env_specs(tenv)
+    # the random actions come from torch's generator: seeded, the rollout does not depend on
+    # the tests run before it in the process (at torch seeds 0-5, 400 steps end 2 or 3 random
+    # 5-player uecda games, 600 end 4 or 5)
+    torch.manual_seed(0)
+    rollout = tenv.rollout(600, break_when_any_done=False)
+    done = rollout["next", "done"].reshape(-1)
+    assert int(done.sum()) >= 3, preset
+    standing = rollout["next", "player_0", "info", "standing"].reshape(-1)
+    assert (standing[done] >= 0).all() and (standing[~done] == -1).all()
+    reward = sum(rollout["next", a, "reward"].sum() for a in tenv.possible_agents)
+    assert abs(float(reward)) < 1e-4  # linear rewards: zero-sum in every deal
 
 
 # ---------------------------------------------------------------------- Tianshou
 @pytest.mark.slow
-def test_tianshou_collects_episodes_every_preset(strict: None) -> None:
+@pytest.mark.parametrize("preset", WRAPPED_PRESETS)
+def test_tianshou_collects_episodes_every_preset(strict: None, preset: str) -> None:
     from tianshou.algorithm import (
         MARLRandomDiscreteMaskedOffPolicyAlgorithm,
         MultiAgentOffPolicyAlgorithm,
@@ -181,24 +195,22 @@ def test_tianshou_collects_episodes_every_preset(strict: None) -> None:
     from tianshou.data import Collector, VectorReplayBuffer
     from tianshou.env import DummyVectorEnv, PettingZooEnv
 
-    for preset in PRESET_NAMES:
+    def make() -> PettingZooEnv:
+        return PettingZooEnv(env(preset=preset, num_players=few_players(preset)))
 
-        def make(preset: str = preset) -> PettingZooEnv:
-            return PettingZooEnv(env(preset=preset, num_players=few_players(preset)))
-
-        e = make()
-        random_seats: list[Any] = [
-            MARLRandomDiscreteMaskedOffPolicyAlgorithm(e.action_space) for _ in e.agents
-        ]
-        algorithm = MultiAgentOffPolicyAlgorithm(algorithms=random_seats, env=e)
-        venv = DummyVectorEnv([make, make])
-        venv.seed(0)
-        collector: Collector[Any] = Collector(algorithm, venv, VectorReplayBuffer(4000, 2))
-        stats = collector.collect(n_episode=3, reset_before_collect=True)
-        assert stats.n_collected_episodes == 3, preset
-        returns = np.asarray(stats.returns)
-        assert returns.shape == (3, len(e.agents))
-        np.testing.assert_allclose(returns.sum(axis=1), 0.0, atol=1e-5)
+    e = make()
+    random_seats: list[Any] = [
+        MARLRandomDiscreteMaskedOffPolicyAlgorithm(e.action_space) for _ in e.agents
+    ]
+    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=random_seats, env=e)
+    venv = DummyVectorEnv([make, make])
+    venv.seed(0)
+    collector: Collector[Any] = Collector(algorithm, venv, VectorReplayBuffer(4000, 2))
+    stats = collector.collect(n_episode=3, reset_before_collect=True)
+    assert stats.n_collected_episodes == 3, preset
+    returns = np.asarray(stats.returns)
+    assert returns.shape == (3, len(e.agents))
+    np.testing.assert_allclose(returns.sum(axis=1), 0.0, atol=1e-5)
 
 
 # ---------------------------------------------------------------------- plain torch

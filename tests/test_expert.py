@@ -109,15 +109,17 @@ def _assert_consistent(engine: Engine, obs: np.ndarray, deals: np.ndarray) -> No
     np.testing.assert_array_equal(engine.observe(pos, np.zeros(len(o), np.int64)), o)
 
 
-def _small_tables() -> list[Rules]:
+def _small_tables() -> list[Any]:
     """Every preset at its smallest table (two deals: an exchange) and at a larger one (one
     deal): the largest (8 players) for every other preset, 5 players for the rest (a spread of
-    the player counts; an 8-player expert deal takes about 2.5 s)."""
-    out = []
+    the player counts). An 8-player expert deal takes about 2.5 s: the larger tables but the
+    first preset's are ``long`` (``make test-long``)."""
+    out: list[Any] = []
     for i, name in enumerate(PRESETS):
         lo, hi = PRESET_PLAYERS[name]
         out.append(Rules.preset(name, num_players=lo, deals=2))
-        out.append(Rules.preset(name, num_players=hi if i % 2 == 0 else min(hi, 5), deals=1))
+        big = Rules.preset(name, num_players=hi if i % 2 == 0 else min(hi, 5), deals=1)
+        out.append(big if i == 0 else pytest.param(big, marks=pytest.mark.long))
     return out
 
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,14 +26,18 @@ from president_env.core.rules import PRESET_PLAYERS, PRESETS, Rules
 from president_env.search import positions as P
 
 
-def _tables() -> list[Rules]:
-    """Every preset at its smallest and largest table, two deals (so exchanges happen), and
-    the President's asks with two decks."""
-    out = []
-    for name in PRESETS:
+def _tables() -> list[Any]:
+    """Every preset at its smallest, 4-player and largest table, two deals (so exchanges
+    happen), and the President's asks with two decks. Each preset's largest table (its
+    smallest for every other preset: the record tables below take the other end) and the asks
+    run in ``make test``; the others are ``long`` (``make test-long``)."""
+    out: list[Any] = []
+    for i, name in enumerate(PRESETS):
         lo, hi = PRESET_PLAYERS[name]
         for players in sorted({lo, 4 if lo <= 4 <= hi else lo, hi}):
-            out.append(Rules.preset(name, num_players=players, deals=2))
+            rules = Rules.preset(name, num_players=players, deals=2)
+            short = players == (lo if i % 2 else hi)
+            out.append(rules if short else pytest.param(rules, marks=pytest.mark.long))
     out.append(Rules(num_players=5, deals=3, decks=2, jokers=2, president_asks=True))  # asks
     return out
 
