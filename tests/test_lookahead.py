@@ -466,6 +466,20 @@ def test_a_member_round_plays_at_the_table_it_is_given(tmp_path: Path) -> None:
                    rollout=str(pi / "behaviour.pt")).check()
 
 
+def test_member_rounds_play_at_one_table_each_when_given_one_per_round(tmp_path: Path) -> None:
+    """``--member-opponents "A;B"`` with two rounds: the first round collects at A, the second
+    at B, each played by the last generation (the first round's refit plays the second)."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "1", "--member-rounds", "2",
+             "--member-decisions", "40", "--hidden", "16", "--round-epochs", "1")
+    _run(tmp_path / "m", 100, *extra, "--member-opponents", "normal:1,self:2;hard:1,self:1")
+    out = tmp_path / "m"
+    for k, table in ((1, "normal:1,self:2"), (2, "hard:1,self:1")):
+        assert str(_played_by(out / f"members{k}" / "pi_0", rollout="self")["opponents"]) == table
+    assert ((out / "members2" / "pi_0" / "behaviour.pt").read_bytes()
+            == (out / "members1" / "fit_0" / "policy.pt").read_bytes())
+
+
 def _raw(path: Path, d: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
     """The policy logits before the mask and the values of the checkpoint ``path`` on the
     positions of ``d``: the whole network at once."""
@@ -572,6 +586,10 @@ def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
       "hard:1,nobody:1"), "unknown agent 'nobody'"),
     (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-opponents",
       "hard:0,self:0"), "weights sum to 0"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-opponents",
+      "hard;normal"), "2 tables for 1 --member-rounds"),
+    (("--members", "2", "--member-rounds", "2", "--hidden", "16", "--member-opponents",
+      "hard;nobody:1"), "unknown agent 'nobody'"),
     (("--member-opponents", "normal", "--pi-rounds", "1"), "the table of the --member-rounds")])
 def test_member_rounds_out_of_an_average_they_cannot_split_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],

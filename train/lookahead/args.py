@@ -33,7 +33,8 @@ Member rounds go on from a policy that is such an average (``--start``), member 
 * ``M<k>.<i>`` (``--member-rounds``): the start policy is split into its members (its
   checkpoint records how many and their weights) and the first ``--members`` of them play on;
   in each round every member plays its own labelled seat and plays on for it against three
-  Hard, or at the table ``--member-opponents`` (``--member-decisions`` labels each,
+  Hard, or at the table ``--member-opponents`` (one for every round, or one per round
+  separated by ``;``; ``--member-decisions`` labels each,
   ``OUT/members<k>/pi_<i>/``), then each is refitted from itself on every member's labels of
   the round (``OUT/members<k>/fit_<i>/``); ``M``: every generation of the members averaged,
   equally (``OUT/average/policy.pt``, the output).
@@ -144,8 +145,10 @@ class Args(HistoryFitArgs):
     member_opponents: str = HARD
     """The other seats of a member round's games, drawn per seat and game, who play on in the
     rollouts: ``hard``, or agents with weights as ``train.ppo_pool --opponents``
-    (``"hard:2,normal:1,self:1"``, ``self`` being the member). Each table's labels teach its
-    own opponents (``docs/experiments/2026-12-06-member-policy-iteration.md``)."""
+    (``"hard:2,normal:1,self:1"``, ``self`` being the member); one table for every round, or
+    one per round separated by ``;`` (``"hard;hard:2,normal:1,self:1"``: the first round at
+    Hard's table, the second at the mixed one). Each table's labels teach its own opponents
+    (``docs/experiments/2026-12-06-member-policy-iteration.md``)."""
     distill: bool = False
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
     average's outputs at the positions of the last round's labels (stage ``S``,
@@ -178,21 +181,7 @@ class Args(HistoryFitArgs):
         if self.start and (self.fit_only or self.init or self.union or self.also):
             raise ValueError("--start replaces the first collection and fit: no --fit-only, "
                              "--init, --also or --union")
-        if self.member_rounds and not (self.start and self.members):
-            raise ValueError("--member-rounds splits the policy --start into its members: "
-                             "--start and --members")
-        if self.member_rounds and (self.rounds > 1 or self.pi_rounds):
-            raise ValueError("--member-rounds replaces the rounds after --start: no --rounds, "
-                             "--pi-rounds")
-        if self.members and not self.member_rounds:
-            raise ValueError(f"--members {self.members}: the members play --member-rounds")
-        if self.member_opponents != HARD and not self.member_rounds:
-            raise ValueError(f"--member-opponents {self.member_opponents}: the table of the "
-                             "--member-rounds")
-        if self.member_rounds:
-            check_opponents(self.member_opponents, self.rules())
-        if self.distill and not self.member_rounds:
-            raise ValueError("--distill teaches --start the average of the --member-rounds")
+        self.check_member_rounds()
         if self.teacher and not self.fit_only:
             raise ValueError("--teacher is a fit's target: with --fit-only (and --init)")
         if self.teacher:
@@ -216,6 +205,35 @@ class Args(HistoryFitArgs):
         if self.league and not (self.union and self.league_weight > 0):
             raise ValueError("--league refits the union fits (--union), weighted above 0 "
                              "(--league-weight)")
+
+    def check_member_rounds(self) -> None:
+        """A ValueError for member-round options that do not go together."""
+        if self.member_rounds and not (self.start and self.members):
+            raise ValueError("--member-rounds splits the policy --start into its members: "
+                             "--start and --members")
+        if self.member_rounds and (self.rounds > 1 or self.pi_rounds):
+            raise ValueError("--member-rounds replaces the rounds after --start: no --rounds, "
+                             "--pi-rounds")
+        if self.members and not self.member_rounds:
+            raise ValueError(f"--members {self.members}: the members play --member-rounds")
+        if self.member_opponents != HARD and not self.member_rounds:
+            raise ValueError(f"--member-opponents {self.member_opponents}: the table of the "
+                             "--member-rounds")
+        if self.member_rounds:
+            tables = self.member_opponents.split(";")
+            if len(tables) > 1 and len(tables) != self.member_rounds:
+                raise ValueError(f"--member-opponents {self.member_opponents}: {len(tables)} "
+                                 f"tables for {self.member_rounds} --member-rounds (one table "
+                                 "for every round, or one per round)")
+            for table in tables:
+                check_opponents(table, self.rules())
+        if self.distill and not self.member_rounds:
+            raise ValueError("--distill teaches --start the average of the --member-rounds")
+
+    def member_table(self, k: int) -> str:
+        """The table of member round ``k`` (from 1) in ``member_opponents``."""
+        tables = self.member_opponents.split(";")
+        return tables[k - 1] if len(tables) > 1 else tables[0]
 
     def collection(self, out: Path, decisions: int, seed: int, **who: str) -> Collection:
         """A collection of this run into ``out`` (``who``: its behaviour, rollout,

@@ -189,9 +189,9 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     (an average: :func:`agents.policy.split_average`, by the count and weights its checkpoint
     records), written to ``OUT/members0/member_<i>.pt``. Round ``k`` (seeds ``seed + 1000 k +
     i``): member ``i`` of the last generation plays the labelled seat and plays on for it
-    against ``args.member_opponents`` (``OUT/members<k>/pi_<i>/``), then each member is
-    refitted from itself on every member's labels of the round (``OUT/members<k>/fit_<i>/``,
-    stages ``M<k>.<i>``).
+    against round ``k``'s table of ``args.member_opponents`` (``OUT/members<k>/pi_<i>/``),
+    then each member is refitted from itself on every member's labels of the round
+    (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
     Every generation is averaged, equally, into ``OUT/average/policy.pt`` (stage ``M``, rated
     on the last round's labels); with ``args.distill``, ``args.start`` is refitted on the
     average's outputs at those labels' positions (``OUT/distilled/``, stage ``S``): the last
@@ -220,7 +220,7 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         files = [f for i, p in enumerate(played)
                  for f in collect_all(args.collection(sub / f"pi_{i}", args.member_decisions,
                                                       seed + i, behaviour=str(p), rollout=str(p),
-                                                      opponents=args.member_opponents))]
+                                                      opponents=args.member_table(k)))]
         # each refit starts from the copy that collected (a resumed round: the same policy)
         fits = [args.refit(sub / f"fit_{i}", p, seed + i, p) for i, p in enumerate(played)]
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
