@@ -565,8 +565,26 @@ def test_member_rounds_distil_their_average_into_the_start(tmp_path: Path) -> No
     assert gap[1] < gap[0] / 2, gap
 
 
+def test_a_distillation_of_two_rounds_fits_at_both_rounds_positions(tmp_path: Path) -> None:
+    """``--distill --distill-rounds 2``: the start is refitted at the positions of both member
+    rounds (two tables of a schedule), not the last round's alone."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "1", "--member-rounds", "2",
+             "--member-decisions", "40", "--hidden", "16", "--round-epochs", "1",
+             "--member-opponents", "hard;hard:1,self:1", "--distill", "--distill-rounds", "2",
+             "--distill-epochs", "1")
+    last = _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    files = [out / f"members{k}" / "pi_0" / DATA for k in (1, 2)]
+    _fitted_from(out / "distilled", files, start)
+    assert last["decisions"] == sum(len(_labels(f)["act"]) for f in files)
+    meta = load_policy(out / "distilled" / "policy.pt", HISTORY)[2]
+    assert meta["behaviour"] == "the members of rounds 1-2"
+
+
 @pytest.mark.parametrize(("extra", "says"), [
     (("--distill",), "--member-rounds"), (("--teacher", str(PPO)), "--fit-only"),
+    (("--distill-rounds", "2"), "the positions of --distill"),
     (("--fit-only", "--teacher", str(PPO)), "reads 251 inputs")])
 def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
@@ -590,6 +608,8 @@ def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
       "hard;normal"), "2 tables for 1 --member-rounds"),
     (("--members", "2", "--member-rounds", "2", "--hidden", "16", "--member-opponents",
       "hard;nobody:1"), "unknown agent 'nobody'"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--distill",
+      "--distill-rounds", "2"), "there are 1 --member-rounds"),
     (("--member-opponents", "normal", "--pi-rounds", "1"), "the table of the --member-rounds")])
 def test_member_rounds_out_of_an_average_they_cannot_split_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],

@@ -40,8 +40,8 @@ Member rounds go on from a policy that is such an average (``--start``), member 
   equally (``OUT/average/policy.pt``, the output).
 
 * ``S`` (``--distill``): ``--start`` refitted on the outputs of the average ``M`` at the last
-  round's positions (``OUT/distilled/policy.pt``, the output): the average's play in a network
-  of the start's width.
+  round's positions, or the last ``--distill-rounds`` rounds' (``OUT/distilled/policy.pt``, the
+  output): the average's play in a network of the start's width.
 
 A distillation on its own: ``--fit-only --init NET --teacher AVG --also LABELS...`` fits
 ``NET`` to ``AVG``'s outputs at the positions of the labels.
@@ -153,6 +153,9 @@ class Args(HistoryFitArgs):
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
     average's outputs at the positions of the last round's labels (stage ``S``,
     ``OUT/distilled/policy.pt``): a network of ``start``'s width that plays like the average."""
+    distill_rounds: int = arg(1, positive)
+    """With ``distill``: the distillation fits at the positions of the last this many member
+    rounds (all of them: every table of a ``member_opponents`` schedule)."""
     distill_epochs: int = arg(2, positive)
     """Epochs of the distillation (``--distill``)."""
     distill_lr: float = arg(2e-4, positive)
@@ -229,6 +232,11 @@ class Args(HistoryFitArgs):
                 check_opponents(table, self.rules())
         if self.distill and not self.member_rounds:
             raise ValueError("--distill teaches --start the average of the --member-rounds")
+        if self.distill_rounds > 1 and not self.distill:
+            raise ValueError(f"--distill-rounds {self.distill_rounds}: the positions of --distill")
+        if self.distill and self.distill_rounds > self.member_rounds:
+            raise ValueError(f"--distill-rounds {self.distill_rounds}: there are "
+                             f"{self.member_rounds} --member-rounds")
 
     def member_table(self, k: int) -> str:
         """The table of member round ``k`` (from 1) in ``member_opponents``."""

@@ -194,8 +194,8 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
     Every generation is averaged, equally, into ``OUT/average/policy.pt`` (stage ``M``, rated
     on the last round's labels); with ``args.distill``, ``args.start`` is refitted on the
-    average's outputs at those labels' positions (``OUT/distilled/``, stage ``S``): the last
-    stage's metrics."""
+    average's outputs at the positions of the last ``args.distill_rounds`` rounds' labels
+    (``OUT/distilled/``, stage ``S``): the last stage's metrics."""
     out = Path(args.out)
     with user_errors():
         net, _, meta = load_policy(args.start, rules)
@@ -214,6 +214,7 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         generation.append(path)
     every: list[Path] = list(generation)
     files: list[Path] = []
+    rounds: list[list[Path]] = []  # each round's labels
     for k in range(1, args.member_rounds + 1):
         sub, seed = out / f"members{k}", args.seed + LINEAGE_SEEDS * k
         played = [keep_behaviour(sub / f"pi_{i}", member) for i, member in enumerate(generation)]
@@ -225,14 +226,18 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         fits = [args.refit(sub / f"fit_{i}", p, seed + i, p) for i, p in enumerate(played)]
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
         every += generation
+        rounds.append(files)
     last = average_stages(args, rules, stages, every, files, out / "average", "M")
     if not args.distill:
         return last
     job = dataclasses.replace(args.first_fit(), out=out / "distilled", start=args.start,
                               hidden=net.hidden, lr=args.distill_lr, epochs=args.distill_epochs,
                               teacher=str(out / "average" / "policy.pt"),
-                              behaviour=f"the members of round {args.member_rounds}")
-    return stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, files))
+                              behaviour=f"the members of round {args.member_rounds}"
+                              if args.distill_rounds == 1 else "the members of rounds "
+                              f"{args.member_rounds - args.distill_rounds + 1}-{args.member_rounds}")
+    taught = [f for files_k in rounds[-args.distill_rounds:] for f in files_k]
+    return stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, taught))
 
 
 def fit_each(rules: Rules, stages: Stages, files: list[Path], fits: list[Fit], stage: str,
