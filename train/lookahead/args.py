@@ -151,8 +151,9 @@ class Args(HistoryFitArgs):
     (``docs/experiments/2026-12-06-member-policy-iteration.md``)."""
     distill: bool = False
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
-    average's outputs at the positions of the last round's labels (stage ``S``,
-    ``OUT/distilled/policy.pt``): a network of ``start``'s width that plays like the average."""
+    average's outputs at the positions of the last round's labels, or of the last
+    ``distill_rounds`` rounds' (stage ``S``, ``OUT/distilled/policy.pt``): a network of
+    ``start``'s width that plays like the average."""
     distill_rounds: int = arg(1, positive)
     """With ``distill``: the distillation fits at the positions of the last this many member
     rounds (all of them: every table of a ``member_opponents`` schedule)."""
@@ -223,7 +224,7 @@ class Args(HistoryFitArgs):
             raise ValueError(f"--member-opponents {self.member_opponents}: the table of the "
                              "--member-rounds")
         if self.member_rounds:
-            tables = self.member_opponents.split(";")
+            tables = self.member_tables()
             if len(tables) > 1 and len(tables) != self.member_rounds:
                 raise ValueError(f"--member-opponents {self.member_opponents}: {len(tables)} "
                                  f"tables for {self.member_rounds} --member-rounds (one table "
@@ -238,9 +239,13 @@ class Args(HistoryFitArgs):
             raise ValueError(f"--distill-rounds {self.distill_rounds}: there are "
                              f"{self.member_rounds} --member-rounds")
 
+    def member_tables(self) -> list[str]:
+        """The tables of ``member_opponents``: one for every round, or one per round."""
+        return self.member_opponents.split(";")
+
     def member_table(self, k: int) -> str:
-        """The table of member round ``k`` (from 1) in ``member_opponents``."""
-        tables = self.member_opponents.split(";")
+        """The table of member round ``k`` (from 1)."""
+        tables = self.member_tables()
         return tables[k - 1] if len(tables) > 1 else tables[0]
 
     def collection(self, out: Path, decisions: int, seed: int, **who: str) -> Collection:

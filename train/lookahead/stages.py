@@ -230,13 +230,13 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     last = average_stages(args, rules, stages, every, files, out / "average", "M")
     if not args.distill:
         return last
+    first, n = args.member_rounds - args.distill_rounds + 1, args.member_rounds
     job = dataclasses.replace(args.first_fit(), out=out / "distilled", start=args.start,
                               hidden=net.hidden, lr=args.distill_lr, epochs=args.distill_epochs,
                               teacher=str(out / "average" / "policy.pt"),
-                              behaviour=f"the members of round {args.member_rounds}"
-                              if args.distill_rounds == 1 else "the members of rounds "
-                              f"{args.member_rounds - args.distill_rounds + 1}-{args.member_rounds}")
-    taught = [f for files_k in rounds[-args.distill_rounds:] for f in files_k]
+                              behaviour=f"the members of round {n}" if first == n
+                              else f"the members of rounds {first}-{n}")
+    taught = [f for files_k in rounds[first - 1:] for f in files_k]
     return stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, taught))
 
 
