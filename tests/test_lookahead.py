@@ -510,9 +510,12 @@ def _collected(out: Path) -> Path:
     return out / DATA
 
 
-def test_a_fit_taught_by_itself_keeps_its_weights(tmp_path: Path) -> None:
+def test_a_fit_taught_by_itself_starts_at_no_loss(tmp_path: Path) -> None:
     """``--fit-only --init NET --teacher NET``: the targets are the network's own outputs, so
-    no weight moves (on the labels' places it would); by another teacher, it moves towards it."""
+    its first step's losses are rounding (on the labels' places they are not); by another
+    teacher, it moves towards it. (Its weights may still move: the teacher's outputs, computed
+    in other batches, differ in the last bits on some machines, and Adam scales any gradient
+    to the learning rate.)"""
     labels = _collected(tmp_path / "labels")
     eng = Engine(HISTORY)
     torch.manual_seed(5)
@@ -527,13 +530,13 @@ def test_a_fit_taught_by_itself_keeps_its_weights(tmp_path: Path) -> None:
     _run(tmp_path / "self", 10, *common, "--epochs", "3", "--teacher", str(nets[0]))
     _run(tmp_path / "other", 10, *common, "--epochs", "40", "--teacher", str(nets[1]))
     _run(tmp_path / "places", 10, *common, "--epochs", "3")
-    before = load_policy(nets[0], HISTORY)[0].state_dict()
-    taught, _, meta = load_policy(tmp_path / "self" / "policy.pt", HISTORY)
-    assert meta["teacher"] == str(nets[0])
-    for key, w in taught.state_dict().items():
-        torch.testing.assert_close(w, before[key], rtol=0, atol=1e-7)
-    moved = load_policy(tmp_path / "places" / "policy.pt", HISTORY)[0].state_dict()
-    assert not torch.allclose(moved["pi.weight"], before["pi.weight"], atol=1e-4)
+    assert load_policy(tmp_path / "self" / "policy.pt", HISTORY)[2]["teacher"] == str(nets[0])
+    first = {}
+    for name in ("self", "places"):  # one batch an epoch: epoch 1's losses are before a step
+        with open(tmp_path / name / "metrics.csv") as f:
+            first[name] = next(r for r in csv.DictReader(f) if r["epoch"] == "1")
+    assert float(first["self"]["loss"]) < 1e-10 and float(first["self"]["value_loss"]) < 1e-10
+    assert float(first["places"]["loss"]) > 1e-3, first
     d = _labels(labels)
     legal = torch.from_numpy(d["mask"])
     goal = _raw(nets[1], d)[0][legal]
