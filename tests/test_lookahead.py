@@ -45,7 +45,13 @@ from train import curve
 from train.lookahead import collect as collect_mod
 from train.lookahead.__main__ import main
 from train.lookahead.args import Args, record_args
-from train.lookahead.collect import Collection, collect_all, collect_part, label_places
+from train.lookahead.collect import (
+    UNPLAYED,
+    Collection,
+    collect_all,
+    collect_part,
+    label_places,
+)
 from train.lookahead.fit import average, targets, teacher_outputs
 from train.lookahead.labels import DATA, Labels, read_labels, regret_on
 from train.lookahead.stages import stage_names
@@ -585,9 +591,65 @@ def test_a_distillation_of_two_rounds_fits_at_both_rounds_positions(tmp_path: Pa
     assert meta["behaviour"] == "the members of rounds 1-2"
 
 
+def test_member_weights_weigh_each_generation_and_leave_out_a_weight_of_0(
+        tmp_path: Path) -> None:
+    """``--member-weights "0,3,1"``: the average ``M`` leaves out the start's members (weight
+    0) and weighs the first round's refits three times the second's, which plays on from the
+    first (checked against the members' own logits)."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "2", "--member-rounds", "2",
+             "--member-decisions", "30", "--hidden", "16", "--round-epochs", "1",
+             "--member-weights", "0,3,1")
+    _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    gens = [[out / f"members{k}" / f"fit_{i}" / "policy.pt" for i in range(2)] for k in (1, 2)]
+    meta = load_policy(out / "average" / "policy.pt", HISTORY)[2]
+    assert meta["members"] == [str(p) for g in gens for p in g]
+    assert meta["weights"] == [3.0, 3.0, 1.0, 1.0]
+    d = _labels(out / "members2" / "pi_0" / DATA)
+    legal = torch.from_numpy(d["mask"])
+    first, second = (torch.stack(_logits(g, d)).mean(0) for g in gens)
+    got = _logits([out / "average" / "policy.pt"], d)[0]
+    torch.testing.assert_close(got[legal], (0.75 * first + 0.25 * second)[legal],
+                               rtol=1e-4, atol=1e-4)
+
+
+def test_a_distillation_refits_the_student_at_its_own_plays_positions(tmp_path: Path) -> None:
+    """``--distill-positions N``: the distilled network plays the labelled seat against three
+    Hard for N decisions, positions only (every place -1, no rollout), and is refitted from
+    itself on the average's outputs at those positions and the round's; its regrets count the
+    labelled rows only."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "1", "--member-rounds", "1",
+             "--member-decisions", "40", "--hidden", "16", "--round-epochs", "1", "--distill",
+             "--distill-epochs", "1", "--distill-positions", "50")
+    last = _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
+        "M1.0", "M", "S", "S2"]
+    play = out / "distilled" / "play"
+    assert (play / "behaviour.pt").read_bytes() == (out / "distilled" / "policy.pt").read_bytes()
+    d = _played_by(play, rollout=UNPLAYED)
+    assert len(d["act"]) >= 50 and (d["place"] == -1).all()
+    assert str(d["opponents"]) == "hard" and (d["mask"].sum(1) > 1).all()
+    student = load_policy(play / "behaviour.pt", HISTORY)[0]
+    alone = regret_on(student, HISTORY, [play / DATA], 0.05)  # no labelled row to count
+    assert all(np.isnan(alone[k]) for k in ("train_regret", "heldout_behaviour_regret"))
+    round_labels = out / "members1" / "pi_0" / DATA
+    _fitted_from(out / "distilled2", [play / DATA, round_labels], play / "behaviour.pt")
+    assert last["decisions"] == len(d["act"]) + len(_labels(round_labels)["act"])
+    meta = load_policy(out / "distilled2" / "policy.pt", HISTORY)[2]
+    assert meta["teacher"] == str(out / "average" / "policy.pt")
+    assert meta["behaviour"] == "its own play and the members of round 1"
+    with pytest.raises(SystemExit):  # positions without labels are no fit's targets
+        _run(tmp_path / "f", 10, "--fit-only", "--hidden", "16", "--also", str(play / DATA))
+
+
 @pytest.mark.parametrize(("extra", "says"), [
     (("--distill",), "--member-rounds"), (("--teacher", str(PPO)), "--fit-only"),
     (("--distill-rounds", "2"), "the positions of --distill"),
+    (("--distill-positions", "9"), "the student of --distill"),
+    (("--member-weights", "1,1"), "the generations of the --member-rounds"),
     (("--fit-only", "--teacher", str(PPO)), "reads 251 inputs")])
 def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
@@ -613,6 +675,14 @@ def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
       "hard;nobody:1"), "unknown agent 'nobody'"),
     (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--distill",
       "--distill-rounds", "2"), "there are 1 --member-rounds"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "1,1,1"),
+     "3 weights for 2 generations"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "2,x"),
+     "weights are numbers"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "1,-1"),
+     "finite weights of 0 or more"),
+    (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "0,0"),
+     "one above 0"),
     (("--member-opponents", "normal", "--pi-rounds", "1"), "the table of the --member-rounds")])
 def test_member_rounds_out_of_an_average_they_cannot_split_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],

@@ -37,11 +37,14 @@ Member rounds go on from a policy that is such an average (``--start``), member 
   separated by ``;``; ``--member-decisions`` labels each,
   ``OUT/members<k>/pi_<i>/``), then each is refitted from itself on every member's labels of
   the round (``OUT/members<k>/fit_<i>/``); ``M``: every generation of the members averaged,
-  equally (``OUT/average/policy.pt``, the output).
+  equally or at ``--member-weights`` (``OUT/average/policy.pt``, the output).
 
 * ``S`` (``--distill``): ``--start`` refitted on the outputs of the average ``M`` at the last
   round's positions, or the last ``--distill-rounds`` rounds' (``OUT/distilled/policy.pt``, the
   output): the average's play in a network of the start's width.
+* ``S2`` (``--distill-positions``): that network plays against three Hard (positions only,
+  ``OUT/distilled/play/``) and is refitted on the average's outputs at its own positions and
+  the rounds' (``OUT/distilled2/policy.pt``, the output).
 
 A distillation on its own: ``--fit-only --init NET --teacher AVG --also LABELS...`` fits
 ``NET`` to ``AVG``'s outputs at the positions of the labels.
@@ -56,6 +59,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +153,11 @@ class Args(HistoryFitArgs):
     one per round separated by ``;`` (``"hard;hard:2,normal:1,self:1"``: the first round at
     Hard's table, the second at the mixed one). Each table's labels teach its own opponents
     (``docs/experiments/2026-12-06-member-policy-iteration.md``)."""
+    member_weights: str = ""
+    """With ``member_rounds``: the weight of each generation's members in the average ``M``,
+    one a generation separated by ``,``, the start's members first and then each round's refits
+    (``"4,1,1"`` for two rounds: the start's members count four times as much as either
+    round's refits); a generation of weight 0 is left out. Empty: every member alike."""
     distill: bool = False
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
     average's outputs at the positions of the last round's labels, or of the last
@@ -157,6 +166,12 @@ class Args(HistoryFitArgs):
     distill_rounds: int = arg(1, positive)
     """With ``distill``: the distillation fits at the positions of the last this many member
     rounds (all of them: every table of a ``member_opponents`` schedule)."""
+    distill_positions: int = arg(0, non_negative)
+    """With ``distill``: then the distilled network plays the labelled seat against three Hard
+    for this many decisions, positions only (no rollouts, ``OUT/distilled/play/``), and is
+    refitted from itself for one epoch at ``distill_lr`` on the average's outputs at those
+    positions and at the rounds' (stage ``S2``, ``OUT/distilled2/policy.pt``, the output): a
+    student errs most where its own play leads. 0: none."""
     distill_epochs: int = arg(2, positive)
     """Epochs of the distillation (``--distill``)."""
     distill_lr: float = arg(2e-4, positive)
@@ -231,6 +246,14 @@ class Args(HistoryFitArgs):
                                  "for every round, or one per round)")
             for table in tables:
                 check_opponents(table, self.rules())
+        if self.member_weights and not self.member_rounds:
+            raise ValueError(f"--member-weights {self.member_weights}: the generations of the "
+                             "--member-rounds")
+        if self.member_rounds:
+            self.generation_weights()
+        if self.distill_positions and not self.distill:
+            raise ValueError(f"--distill-positions {self.distill_positions}: the student of "
+                             "--distill plays them")
         if self.distill and not self.member_rounds:
             raise ValueError("--distill teaches --start the average of the --member-rounds")
         if self.distill_rounds > 1 and not self.distill:
@@ -238,6 +261,24 @@ class Args(HistoryFitArgs):
         if self.distill and self.distill_rounds > self.member_rounds:
             raise ValueError(f"--distill-rounds {self.distill_rounds}: there are "
                              f"{self.member_rounds} --member-rounds")
+
+    def generation_weights(self) -> list[float] | None:
+        """The weights of ``member_weights``, one a generation (the start's members first);
+        None for every member alike. A ValueError for a count other than the rounds and one, a
+        weight that is no number or below 0, or none above 0."""
+        if not self.member_weights:
+            return None
+        what = f"--member-weights {self.member_weights}"
+        try:
+            weights = [float(w) for w in self.member_weights.split(",")]
+        except ValueError:
+            raise ValueError(f"{what}: weights are numbers, one a generation") from None
+        if len(weights) != self.member_rounds + 1:
+            raise ValueError(f"{what}: {len(weights)} weights for {self.member_rounds + 1} "
+                             "generations (the start's members and each round's refits)")
+        if not all(math.isfinite(w) and w >= 0 for w in weights) or not sum(weights) > 0:
+            raise ValueError(f"{what}: finite weights of 0 or more, one above 0")
+        return weights
 
     def member_tables(self) -> list[str]:
         """The tables of ``member_opponents``: one for every round, or one per round."""

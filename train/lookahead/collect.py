@@ -9,9 +9,11 @@ game), the only one labelled, and the opponents the others. The opponents (``"ha
 with weights as ``train.ppo_pool --opponents``: ``"hard:1,self:1"``, ``self`` being the
 behaviour) are drawn per seat for each new game, and play on in the rollouts; the labelled seat
 is played on by Hard, or by ``rollout`` (a checkpoint: the labels are its own action values, a
-step of policy iteration from it). Kept: the history observation, the mask, the action taken
-and the places (:class:`~train.lookahead.labels.Labels`). A file of the same rules, behaviour,
-rollout and opponents is extended up to its share of ``decisions``: a stopped run resumes.
+step of policy iteration from it), or by no one (``rollout="none"``: positions only, their
+places -1, as for the student's own play in a distillation). Kept: the history observation,
+the mask, the action taken and the places (:class:`~train.lookahead.labels.Labels`). A file of
+the same rules, behaviour, rollout and opponents is extended up to its share of ``decisions``:
+a stopped run resumes.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ HARD = "hard"
 """The behaviour of a collection without one, and the default rollout and opponents."""
 SELF = "self"
 """In ``opponents``: the behaviour (Hard when there is none)."""
+UNPLAYED = "none"
+"""The rollout of a collection of positions only: no action is played on, every place is -1."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ class Collection:
         """A ValueError when an agent does not load for the rules, the opponents' weights sum
         to 0, or a file of the collection holds other rules, behaviour, rollout or opponents."""
         check_opponents(self.opponents, self.rules)
-        for name in {self.behaviour, self.rollout} - {HARD, SELF}:
+        for name in {self.behaviour, self.rollout} - {HARD, SELF, UNPLAYED}:
             load_agent(name, self.rules)
         for part in range(self.workers):
             self.labels(part)
@@ -160,7 +164,7 @@ def collect(job: Collection, data: Labels, decisions: int, part: int = 0) -> Non
     rng = np.random.default_rng([job.seed, part, start])  # a resumed run draws new deals
     agent = None if job.behaviour == HARD else load_agent(job.behaviour, rules, job.seed)
     width = policy_obs_size(agent, rules) if agent is not None else None
-    own = None if job.rollout == HARD else load_agent(job.rollout, rules, job.seed)
+    own = None if job.rollout in (HARD, UNPLAYED) else load_agent(job.rollout, rules, job.seed)
     b, p = job.games, rules.num_players
     seat = np.arange(b) % p
     st = eng.init(rng.integers(0, 2**62, b))
@@ -186,9 +190,10 @@ def collect(job: Collection, data: Labels, decisions: int, part: int = 0) -> Non
             act[mine] = agent.act_batch(view, mask[mine])
         rows = np.flatnonzero(mine & (mask.sum(axis=1) > 1))
         if len(rows):
+            place = (np.full(mask[rows].shape, -1, np.int8) if job.rollout == UNPLAYED
+                     else label_places(eng, mix.take(rows), st, rows, mask[rows], own))
             data.add(obs=obs[rows].astype(np.float16), mask=mask[rows].copy(),
-                     act=act[rows].astype(act_dtype(eng.num_actions)),
-                     place=label_places(eng, mix.take(rows), st, rows, mask[rows], own))
+                     act=act[rows].astype(act_dtype(eng.num_actions)), place=place)
             bar.update(len(rows))
         if len(data) - saved >= SAVE_EVERY:
             data.save()

@@ -171,6 +171,9 @@ def fit_files(job: Fit, rules: Rules, files: list[Path]) -> dict[str, float]:
     t0 = time.perf_counter()
     with user_errors():
         d = read_labels(rules, files, f"no labels to fit in {job.out} nor in --also")
+        if not job.teacher and (d["place"].max(1) < 0).any():
+            raise ValueError("positions without labels (a collection without rollouts) are "
+                             "fitted to a teacher's outputs only (--teacher)")
     last = fit(job, rules, d)
     print(f"{int(last['decisions'])} decisions, fit in {time.perf_counter() - t0:.0f} s: regret "
           f"{last['train_regret']:.3f} training, {last['heldout_regret']:.3f} held out (the "

@@ -20,7 +20,7 @@ from agents.policy import load_policy, save_policy, split_average
 from president_env.cli import user_errors
 from president_env.core.rules import Rules
 from train.lookahead.args import Args
-from train.lookahead.collect import collect_all
+from train.lookahead.collect import HARD, UNPLAYED, collect_all
 from train.lookahead.fit import Fit, average, fit, fit_files
 from train.lookahead.labels import read_labels, regret_on
 from train.lookahead.record import Stages
@@ -44,7 +44,8 @@ def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
     if args.member_rounds:
         return [f"M{k}.{i}" for k in range(1, args.member_rounds + 1)
-                for i in range(args.members)] + ["M"] + (["S"] if args.distill else [])
+                for i in range(args.members)] + ["M"] + (["S"] if args.distill else []) + (
+                    ["S2"] if args.distill_positions else [])
     one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
     if not args.union:
@@ -192,10 +193,12 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     against round ``k``'s table of ``args.member_opponents`` (``OUT/members<k>/pi_<i>/``),
     then each member is refitted from itself on every member's labels of the round
     (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
-    Every generation is averaged, equally, into ``OUT/average/policy.pt`` (stage ``M``, rated
-    on the last round's labels); with ``args.distill``, ``args.start`` is refitted on the
-    average's outputs at the positions of the last ``args.distill_rounds`` rounds' labels
-    (``OUT/distilled/``, stage ``S``): the last stage's metrics."""
+    Every generation is averaged, equally or at ``args.member_weights``, into
+    ``OUT/average/policy.pt`` (stage ``M``, rated on the last round's labels); with
+    ``args.distill``, ``args.start`` is refitted on the average's outputs at the positions of
+    the last ``args.distill_rounds`` rounds' labels (``OUT/distilled/``, stage ``S``), and with
+    ``args.distill_positions`` again at its own play's positions too (:func:`own_play`): the
+    last stage's metrics."""
     out = Path(args.out)
     with user_errors():
         net, _, meta = load_policy(args.start, rules)
@@ -212,7 +215,7 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
             path.parent.mkdir(parents=True, exist_ok=True)
             save_policy(path, net_i, rules, {"split_from": args.start, "member": i})
         generation.append(path)
-    every: list[Path] = list(generation)
+    every: list[list[Path]] = [list(generation)]  # each generation's members
     files: list[Path] = []
     rounds: list[list[Path]] = []  # each round's labels
     for k in range(1, args.member_rounds + 1):
@@ -225,9 +228,12 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         # each refit starts from the copy that collected (a resumed round: the same policy)
         fits = [args.refit(sub / f"fit_{i}", p, seed + i, p) for i, p in enumerate(played)]
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
-        every += generation
+        every.append(generation)
         rounds.append(files)
-    last = average_stages(args, rules, stages, every, files, out / "average", "M")
+    weights = args.generation_weights()
+    kept = [(p, w) for g, w in zip(every, weights or [1.0] * len(every)) if w > 0 for p in g]
+    last = average_stages(args, rules, stages, [p for p, _ in kept], files, out / "average", "M",
+                          [w for _, w in kept] if weights else None)
     if not args.distill:
         return last
     first, n = args.member_rounds - args.distill_rounds + 1, args.member_rounds
@@ -237,7 +243,27 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
                               behaviour=f"the members of round {n}" if first == n
                               else f"the members of rounds {first}-{n}")
     taught = [f for files_k in rounds[first - 1:] for f in files_k]
-    return stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, taught))
+    last = stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, taught))
+    return own_play(args, rules, stages, job, taught) if args.distill_positions else last
+
+
+def own_play(args: Args, rules: Rules, stages: Stages, job: Fit,
+             taught: list[Path]) -> dict[str, float]:
+    """The student of the distillation ``job`` (``job.out/policy.pt``, kept as
+    ``play/behaviour.pt``) plays the labelled seat against three Hard for
+    ``args.distill_positions`` decisions, positions only (``job.out/play/``, seeds after every
+    round's), and is refitted from itself for one epoch on its teacher's outputs at those
+    positions and at ``taught``'s (``OUT/distilled2/``, stage ``S2``): its metrics."""
+    play = job.out / "play"
+    student = keep_behaviour(play, job.out / "policy.pt")
+    seed = args.seed + LINEAGE_SEEDS * (args.member_rounds + 1)
+    own = collect_all(args.collection(play, args.distill_positions, seed,
+                                      behaviour=str(student), rollout=UNPLAYED, opponents=HARD))
+    again = dataclasses.replace(job, out=Path(args.out) / "distilled2", start=str(student),
+                                epochs=1, behaviour=f"its own play and {job.behaviour}")
+    # the positions first: the held-out rows (the last) are the rounds', which have labels
+    return stages.stage("S2", again.out, stages.lap(), partial(fit_files, again, rules,
+                                                               own + taught))
 
 
 def fit_each(rules: Rules, stages: Stages, files: list[Path], fits: list[Fit], stage: str,
