@@ -532,13 +532,13 @@ def test_a_fit_taught_by_itself_starts_at_no_loss(tmp_path: Path) -> None:
         net.pi.bias.copy_(torch.linspace(-0.3, 0.3, eng.num_actions))
     save_policy(nets[1], net, HISTORY)
     common = ("--fit-only", "--init", str(nets[0]), "--hidden", "16", "--also", str(labels),
-              "--lr", "0.01")
+              "--lr", "0.01", "--batch", "4096")  # one batch an epoch, whatever the labels
     _run(tmp_path / "self", 10, *common, "--epochs", "3", "--teacher", str(nets[0]))
     _run(tmp_path / "other", 10, *common, "--epochs", "40", "--teacher", str(nets[1]))
     _run(tmp_path / "places", 10, *common, "--epochs", "3")
     assert load_policy(tmp_path / "self" / "policy.pt", HISTORY)[2]["teacher"] == str(nets[0])
     first = {}
-    for name in ("self", "places"):  # one batch an epoch: epoch 1's losses are before a step
+    for name in ("self", "places"):  # epoch 1's losses: the one batch, before any step
         with open(tmp_path / name / "metrics.csv") as f:
             first[name] = next(r for r in csv.DictReader(f) if r["epoch"] == "1")
     assert float(first["self"]["loss"]) < 1e-10 and float(first["self"]["value_loss"]) < 1e-10
