@@ -532,7 +532,7 @@ def test_a_fit_taught_by_itself_starts_at_no_loss(tmp_path: Path) -> None:
         net.pi.bias.copy_(torch.linspace(-0.3, 0.3, eng.num_actions))
     save_policy(nets[1], net, HISTORY)
     common = ("--fit-only", "--init", str(nets[0]), "--hidden", "16", "--also", str(labels),
-              "--lr", "0.01", "--batch", "4096")  # one batch an epoch, whatever the labels
+              "--lr", "0.01", "--batch", "4096")  # 60 labels: one batch an epoch
     _run(tmp_path / "self", 10, *common, "--epochs", "3", "--teacher", str(nets[0]))
     _run(tmp_path / "other", 10, *common, "--epochs", "40", "--teacher", str(nets[1]))
     _run(tmp_path / "places", 10, *common, "--epochs", "3")
