@@ -859,9 +859,41 @@ def test_a_resume_takes_an_option_added_since_at_its_default(tmp_path: Path) -> 
     recorded_without("distill")
     record_args(dataclasses.replace(args, resume=True))
     assert json.loads(path.read_text())["distill"] is False
-    recorded_without("distill_lr")
-    with pytest.raises(ValueError, match="distill_lr: 0.0002 there, 0.1 now"):
-        record_args(dataclasses.replace(args, resume=True, distill_lr=0.1))
+    recorded_without("member_opponents")
+    with pytest.raises(ValueError, match="member_opponents: 'hard' there, 'hard:1,self:1' now"):
+        record_args(dataclasses.replace(args, resume=True, member_opponents="hard:1,self:1"))
+
+
+def test_a_resume_may_change_the_options_of_stages_not_made(tmp_path: Path) -> None:
+    """The average's weights and the distillation's options may change on ``--resume`` while
+    ``rounds.csv`` does not record their stage (``args.json`` then records the new ones), and
+    are refused once it does, changing nothing."""
+    start = str(ROOT / "agents" / "pretrained" / "lookahead.pt")
+    args = parse(Args, ["--start", start, "--members", "1", "--member-rounds", "2",
+                        "--member-weights", "1,1,1", "--distill", "--distill-positions", "100",
+                        "--out", str(tmp_path)])
+    path = tmp_path / "args.json"
+
+    def made(*stages: str) -> None:
+        (tmp_path / "rounds.csv").write_text("stage,folder\n"
+                                             + "".join(f"{s},x\n" for s in stages))
+
+    record_args(args)
+    made("M1.0", "M2.0")
+    args = dataclasses.replace(args, resume=True, member_weights="2,0,1", distill_rounds=2)
+    record_args(args)
+    assert json.loads(path.read_text())["member_weights"] == "2,0,1"
+    made("M1.0", "M2.0", "M")
+    with pytest.raises(ValueError, match="member_weights: '2,0,1' there, '1,1,1' now"):
+        record_args(dataclasses.replace(args, member_weights="1,1,1"))
+    made("M1.0", "M2.0", "M", "S")
+    record_args(dataclasses.replace(args, distill_positions=200))
+    assert json.loads(path.read_text())["distill_positions"] == 200
+    before = path.read_bytes()
+    for late in ({"distill_rounds": 1}, {"distill_lr": 0.1}, {"distill": False}):
+        with pytest.raises(ValueError, match=f"{next(iter(late))}: "):
+            record_args(dataclasses.replace(args, distill_positions=200, **late))
+    assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize("extra", [

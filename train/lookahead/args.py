@@ -57,6 +57,7 @@ does not (its collection from its saved labels).
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import math
@@ -77,6 +78,11 @@ RETIRED = {"behaviour": HARD, "rollout": HARD, "opponents": HARD, "ensemble": 1,
            "league_opponents": "hard:1,self:1", "max_seconds": 0.0}
 """Options of earlier versions, with the value the recipe gives them: a run they recorded at
 that value resumes."""
+LATE = {"member_weights": "M", "distill": "S", "distill_rounds": "S", "distill_epochs": "S",
+        "distill_lr": "S", "distill_positions": "S2"}
+"""Arguments that only the stages from this one on read: a resumed run may change them while
+its ``rounds.csv`` does not record that stage (the average's weights chosen once the rounds
+are made)."""
 
 
 @dataclass
@@ -188,7 +194,8 @@ class Args(HistoryFitArgs):
     ``rounds.csv`` (and each lineage's) records with its ``policy.pt`` in place is kept, not
     made again, up to the first that is not (its collection goes on from its saved labels);
     the wall clock goes on from the last stage kept. Refused when ``OUT/args.json`` records
-    other arguments."""
+    other arguments, except those of stages not made yet (the average's weights, the
+    distillation's options)."""
     out: str = arg("runs/lookahead", output_dir)
     """Run folder: labels, policy.pt, metrics.csv, rounds.csv, args.json."""
 
@@ -318,9 +325,19 @@ def recorded(args: Args) -> dict[str, Any]:
             if k not in UNRECORDED}
 
 
+def recorded_stages(out: Path) -> set[str]:
+    """The stages that ``out/rounds.csv`` records (none without it)."""
+    path = out / "rounds.csv"
+    if not path.is_file():
+        return set()
+    with open(path, newline="") as f:
+        return {row["stage"] for row in csv.DictReader(f)}
+
+
 def record_args(args: Args) -> None:
     """Write the run's arguments to ``OUT/args.json``; with ``resume``, first a ValueError
-    naming the arguments that differ from those recorded there."""
+    naming the arguments that differ from those recorded there (but for the :data:`LATE` ones
+    whose stage ``OUT/rounds.csv`` does not record)."""
     path = Path(args.out) / "args.json"
     now = recorded(args)
     if args.resume and path.is_file():
@@ -328,7 +345,8 @@ def record_args(args: Args) -> None:
         was = {k: v for k, v in was.items() if k in now or k not in RETIRED or RETIRED[k] != v}
         # an option added since the run was recorded: the run had it at its default
         was = {**{k: v for k, v in recorded(Args()).items() if k not in was}, **was}
-        diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k))
+        diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k)
+                      and not (k in LATE and LATE[k] not in recorded_stages(Path(args.out))))
         if diff:
             raise ValueError(f"--resume: {args.out} holds a run of other arguments ("
                              + ", ".join(f"{k}: {was.get(k)!r} there, {now.get(k)!r} now"
