@@ -614,6 +614,49 @@ def test_member_weights_weigh_each_generation_and_leave_out_a_weight_of_0(
                                rtol=1e-4, atol=1e-4)
 
 
+def test_taught_members_learn_the_average_of_the_generations_and_play_the_next_round(
+        tmp_path: Path) -> None:
+    """``--member-teach N``: after round 1 (not after the last) the generations so far are
+    averaged at their weights (``A1``) and each refit is refitted from itself on that average's
+    outputs at the round's positions, deciding closer to it than the refit did; the taught
+    members play round 2, and the average ``M`` weighs the refits, not the taught members."""
+    start = _small_average(tmp_path, 2)[1]
+    extra = ("--start", str(start), "--members", "2", "--member-rounds", "2",
+             "--member-decisions", "30", "--hidden", "16", "--round-epochs", "1",
+             "--round-lr", "0.01", "--member-teach", "20", "--member-weights", "1,2,1")
+    _run(tmp_path / "m", 100, *extra)
+    out = tmp_path / "m"
+    assert [r["stage"] for r in _stages(out)] == stage_names(parse(Args, list(extra))) == [
+        "M1.0", "M1.1", "A1", "T1.0", "T1.1", "M2.0", "M2.1", "M"]
+    first = [out / "members0" / f"member_{i}.pt" for i in range(2)]
+    fits = [[out / f"members{k}" / f"fit_{i}" / "policy.pt" for i in range(2)] for k in (1, 2)]
+    teacher = out / "members1" / "average" / "policy.pt"
+    meta = load_policy(teacher, HISTORY)[2]
+    assert meta["members"] == [str(p) for p in first + fits[0]]
+    assert meta["weights"] == [1.0, 1.0, 2.0, 2.0]
+    files = [out / "members1" / f"pi_{i}" / DATA for i in range(2)]
+    d = _labels(files[0])
+    legal = torch.from_numpy(d["mask"])
+    goal = _raw(teacher, d)[0][legal]
+    for i, refit in enumerate(fits[0]):
+        taught = out / "members1" / f"taught_{i}"
+        _fitted_from(taught, files, refit)
+        meta = load_policy(taught / "policy.pt", HISTORY)[2]
+        assert meta["teacher"] == str(teacher)
+        assert meta["behaviour"] == "the members of round 1"
+        gap = [float(((_raw(p, d)[0][legal] - goal) ** 2).mean())
+               for p in (refit, taught / "policy.pt")]
+        assert gap[1] < gap[0] / 2, gap
+        assert ((out / "members2" / f"pi_{i}" / "behaviour.pt").read_bytes()
+                == (taught / "policy.pt").read_bytes())
+        _fitted_from(out / "members2" / f"fit_{i}",
+                     [out / "members2" / f"pi_{j}" / DATA for j in range(2)],
+                     taught / "policy.pt")
+    meta = load_policy(out / "average" / "policy.pt", HISTORY)[2]
+    assert meta["members"] == [str(p) for p in first + fits[0] + fits[1]]
+    assert meta["weights"] == [1.0, 1.0, 2.0, 2.0, 1.0, 1.0]
+
+
 def test_a_distillation_refits_the_student_at_its_own_plays_positions(tmp_path: Path) -> None:
     """``--distill-positions N``: the distilled network plays the labelled seat against three
     Hard for N decisions, positions only (every place -1, no rollout), and is refitted from
@@ -650,6 +693,7 @@ def test_a_distillation_refits_the_student_at_its_own_plays_positions(tmp_path: 
     (("--distill-rounds", "2"), "the positions of --distill"),
     (("--distill-positions", "9"), "the student of --distill"),
     (("--member-weights", "1,1"), "the generations of the --member-rounds"),
+    (("--member-teach", "3"), "the members of the --member-rounds are taught"),
     (("--fit-only", "--teacher", str(PPO)), "reads 251 inputs")])
 def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...],
@@ -677,6 +721,8 @@ def test_a_teacher_without_its_fit_or_of_other_inputs_is_refused(
       "--distill-rounds", "2"), "there are 1 --member-rounds"),
     (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "1,1,1"),
      "3 weights for 2 generations"),
+    (("--members", "2", "--member-rounds", "2", "--hidden", "16", "--member-weights", "0,0,1",
+      "--member-teach", "1"), "the first round's average needs a weight above 0"),
     (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "2,x"),
      "weights are numbers"),
     (("--members", "2", "--member-rounds", "1", "--hidden", "16", "--member-weights", "1,-1"),
@@ -894,6 +940,11 @@ def test_a_resume_may_change_the_options_of_stages_not_made(tmp_path: Path) -> N
         with pytest.raises(ValueError, match=f"{next(iter(late))}: "):
             record_args(dataclasses.replace(args, distill_positions=200, **late))
     assert path.read_bytes() == before
+    teaching = dataclasses.replace(args, member_teach=1, out=str(tmp_path / "t"), resume=False)
+    record_args(teaching)  # its rounds' teachers weigh the generations too: from A1 on
+    (tmp_path / "t" / "rounds.csv").write_text("stage,folder\nM1.0,x\nA1,x\n")
+    with pytest.raises(ValueError, match="member_weights: "):
+        record_args(dataclasses.replace(teaching, resume=True, member_weights="1,1,1"))
 
 
 @pytest.mark.parametrize("extra", [

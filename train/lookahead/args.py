@@ -38,6 +38,9 @@ Member rounds go on from a policy that is such an average (``--start``), member 
   ``OUT/members<k>/pi_<i>/``), then each is refitted from itself on every member's labels of
   the round (``OUT/members<k>/fit_<i>/``); ``M``: every generation of the members averaged,
   equally or at ``--member-weights`` (``OUT/average/policy.pt``, the output).
+* ``A<k>``, ``T<k>.<i>`` (``--member-teach``): after each round but the last, the generations
+  so far averaged and each refit taught that average at the round's positions: the taught
+  members play the next round.
 
 * ``S`` (``--distill``): ``--start`` refitted on the outputs of the average ``M`` at the last
   round's positions, or the last ``--distill-rounds`` rounds' (``OUT/distilled/policy.pt``, the
@@ -164,6 +167,13 @@ class Args(HistoryFitArgs):
     one a generation separated by ``,``, the start's members first and then each round's refits
     (``"4,1,1"`` for two rounds: the start's members count four times as much as either
     round's refits); a generation of weight 0 is left out. Empty: every member alike."""
+    member_teach: int = arg(0, non_negative)
+    """With ``member_rounds``: after each round but the last, every generation so far is
+    averaged (at ``member_weights``; stage ``A<k>``, ``OUT/members<k>/average/``) and each of
+    the round's refits is taught it, refitted from itself on the average's outputs at the
+    round's positions for this many epochs at ``round_lr`` (stages ``T<k>.<i>``,
+    ``OUT/members<k>/taught_<i>/``); the taught members play the next round, the refits stay
+    the generation that the average ``M`` weighs. 0: none (the refits play on)."""
     distill: bool = False
     """With ``member_rounds``: after the average (stage ``M``), ``start`` is refitted on the
     average's outputs at the positions of the last round's labels, or of the last
@@ -257,7 +267,14 @@ class Args(HistoryFitArgs):
             raise ValueError(f"--member-weights {self.member_weights}: the generations of the "
                              "--member-rounds")
         if self.member_rounds:
-            self.generation_weights()
+            weights = self.generation_weights()
+            if self.member_teach and weights and not sum(weights[:2]) > 0:
+                raise ValueError(f"--member-teach {self.member_teach}: the first round's "
+                                 f"average needs a weight above 0 for the start's members or "
+                                 f"round 1's (--member-weights {self.member_weights})")
+        if self.member_teach and not self.member_rounds:
+            raise ValueError(f"--member-teach {self.member_teach}: the members of the "
+                             "--member-rounds are taught")
         if self.distill_positions and not self.distill:
             raise ValueError(f"--distill-positions {self.distill_positions}: the student of "
                              "--distill plays them")
@@ -334,6 +351,11 @@ def recorded_stages(out: Path) -> set[str]:
         return {row["stage"] for row in csv.DictReader(f)}
 
 
+def first_reader(args: Args, option: str) -> str:
+    """The first stage that reads the :data:`LATE` ``option`` in a run of ``args``."""
+    return "A1" if option == "member_weights" and args.member_teach else LATE[option]
+
+
 def record_args(args: Args) -> None:
     """Write the run's arguments to ``OUT/args.json``; with ``resume``, first a ValueError
     naming the arguments that differ from those recorded there (but for the :data:`LATE` ones
@@ -346,7 +368,8 @@ def record_args(args: Args) -> None:
         # an option added since the run was recorded: the run had it at its default
         was = {**{k: v for k, v in recorded(Args()).items() if k not in was}, **was}
         diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k)
-                      and not (k in LATE and LATE[k] not in recorded_stages(Path(args.out))))
+                      and not (k in LATE
+                               and first_reader(args, k) not in recorded_stages(Path(args.out))))
         if diff:
             raise ValueError(f"--resume: {args.out} holds a run of other arguments ("
                              + ", ".join(f"{k}: {was.get(k)!r} there, {now.get(k)!r} now"

@@ -43,8 +43,11 @@ def recipe(args: Args, rules: Rules) -> dict[str, float]:
 def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
     if args.member_rounds:
-        return [f"M{k}.{i}" for k in range(1, args.member_rounds + 1)
-                for i in range(args.members)] + ["M"] + (["S"] if args.distill else []) + (
+        rounds = args.member_rounds
+        return [name for k in range(1, rounds + 1)
+                for name in [f"M{k}.{i}" for i in range(args.members)]
+                + ([f"A{k}", *(f"T{k}.{i}" for i in range(args.members))]
+                   if args.member_teach and k < rounds else [])] + ["M"] + (["S"] if args.distill else []) + (
                     ["S2"] if args.distill_positions else [])
     one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
@@ -192,7 +195,8 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     i``): member ``i`` of the last generation plays the labelled seat and plays on for it
     against round ``k``'s table of ``args.member_opponents`` (``OUT/members<k>/pi_<i>/``),
     then each member is refitted from itself on every member's labels of the round
-    (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``).
+    (``OUT/members<k>/fit_<i>/``, stages ``M<k>.<i>``); with ``args.member_teach`` the refits
+    are taught the average of the generations so far before they play on (:func:`teach`).
     Every generation is averaged, equally or at ``args.member_weights``, into
     ``OUT/average/policy.pt`` (stage ``M``, rated on the last round's labels); with
     ``args.distill``, ``args.start`` is refitted on the average's outputs at the positions of
@@ -230,10 +234,9 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
         generation = fit_each(rules, stages, files, fits, f"M{k}.", stages.lap())
         every.append(generation)
         rounds.append(files)
-    weights = args.generation_weights()
-    kept = [(p, w) for g, w in zip(every, weights or [1.0] * len(every)) if w > 0 for p in g]
-    last = average_stages(args, rules, stages, [p for p, _ in kept], files, out / "average", "M",
-                          [w for _, w in kept] if weights else None)
+        if args.member_teach and k < args.member_rounds:
+            generation = teach(args, rules, stages, every, files, sub, k)
+    last = average_generations(args, rules, stages, every, files, out / "average", "M")
     if not args.distill:
         return last
     first, n = args.member_rounds - args.distill_rounds + 1, args.member_rounds
@@ -245,6 +248,33 @@ def member_rounds(args: Args, rules: Rules) -> dict[str, float]:
     taught = [f for files_k in rounds[first - 1:] for f in files_k]
     last = stages.stage("S", job.out, 0.0, partial(fit_files, job, rules, taught))
     return own_play(args, rules, stages, job, taught) if args.distill_positions else last
+
+
+def average_generations(args: Args, rules: Rules, stages: Stages, every: list[list[Path]],
+                        files: list[Path], folder: Path, stage: str) -> dict[str, float]:
+    """The generations ``every`` averaged, equally or at their ``args.member_weights`` (a
+    generation of weight 0 left out), into ``folder/policy.pt``, recorded as ``stage``."""
+    weights = (args.generation_weights() or [])[:len(every)] or None
+    kept = [(p, w) for g, w in zip(every, weights or [1.0] * len(every)) if w > 0 for p in g]
+    return average_stages(args, rules, stages, [p for p, _ in kept], files, folder, stage,
+                          [w for _, w in kept] if weights else None)
+
+
+def teach(args: Args, rules: Rules, stages: Stages, every: list[list[Path]], files: list[Path],
+          sub: Path, k: int) -> list[Path]:
+    """After member round ``k`` (its folder ``sub``, its labels ``files``): the generations
+    ``every`` averaged into ``sub/average/policy.pt`` (stage ``A<k>``), and each of the round's
+    refits (the last generation) refitted from itself on that average's outputs at the round's
+    positions, ``args.member_teach`` epochs at ``args.round_lr`` (``sub/taught_<i>/``, stages
+    ``T<k>.<i>``): the taught members."""
+    average_generations(args, rules, stages, every, files, sub / "average", f"A{k}")
+    seed = args.seed + LINEAGE_SEEDS * k
+    fits = [dataclasses.replace(args.refit(sub / f"taught_{i}", p, seed + i,
+                                           f"the members of round {k}"),
+                                teacher=str(sub / "average" / "policy.pt"),
+                                epochs=args.member_teach)
+            for i, p in enumerate(every[-1])]
+    return fit_each(rules, stages, files, fits, f"T{k}.")
 
 
 def own_play(args: Args, rules: Rules, stages: Stages, job: Fit,
