@@ -43,12 +43,13 @@ def recipe(args: Args, rules: Rules) -> dict[str, float]:
 def stage_names(args: Args) -> list[str]:
     """The stages that a run of ``args`` records in ``OUT/rounds.csv``, in order."""
     if args.member_rounds:
-        rounds = args.member_rounds
-        return [name for k in range(1, rounds + 1)
-                for name in [f"M{k}.{i}" for i in range(args.members)]
-                + ([f"A{k}", *(f"T{k}.{i}" for i in range(args.members))]
-                   if args.member_teach and k < rounds else [])] + ["M"] + (["S"] if args.distill else []) + (
-                    ["S2"] if args.distill_positions else [])
+        names = []
+        for k in range(1, args.member_rounds + 1):
+            names += [f"M{k}.{i}" for i in range(args.members)]
+            if args.member_teach and k < args.member_rounds:
+                names += [f"A{k}", *(f"T{k}.{i}" for i in range(args.members))]
+        return names + ["M"] + (["S"] if args.distill else []) + (
+            ["S2"] if args.distill_positions else [])
     one = [*([] if args.start else ["R0"]), *(f"D{k}" for k in range(1, args.rounds)),
            *(f"PI{k}" for k in range(1, args.pi_rounds + 1))]
     if not args.union:
