@@ -60,7 +60,6 @@ does not (its collection from its saved labels).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import math
@@ -74,6 +73,7 @@ from president_env.core.engine import Engine
 from train.common.args import HistoryFitArgs
 from train.lookahead.collect import HARD, Collection, check_opponents, label_paths
 from train.lookahead.fit import Fit
+from train.lookahead.record import recorded_rows
 
 UNRECORDED = ("resume", "progress", "threads")
 """Arguments that a resumed run may change (``OUT/args.json`` leaves them out)."""
@@ -342,15 +342,6 @@ def recorded(args: Args) -> dict[str, Any]:
             if k not in UNRECORDED}
 
 
-def recorded_stages(out: Path) -> set[str]:
-    """The stages that ``out/rounds.csv`` records (none without it)."""
-    path = out / "rounds.csv"
-    if not path.is_file():
-        return set()
-    with open(path, newline="") as f:
-        return {row["stage"] for row in csv.DictReader(f)}
-
-
 def first_reader(args: Args, option: str) -> str:
     """The first stage that reads the :data:`LATE` ``option`` in a run of ``args``."""
     return "A1" if option == "member_weights" and args.member_teach else LATE[option]
@@ -367,9 +358,9 @@ def record_args(args: Args) -> None:
         was = {k: v for k, v in was.items() if k in now or k not in RETIRED or RETIRED[k] != v}
         # an option added since the run was recorded: the run had it at its default
         was = {**{k: v for k, v in recorded(Args()).items() if k not in was}, **was}
+        made = recorded_rows(Path(args.out))
         diff = sorted(k for k in now.keys() | was.keys() if now.get(k) != was.get(k)
-                      and not (k in LATE
-                               and first_reader(args, k) not in recorded_stages(Path(args.out))))
+                      and not (k in LATE and first_reader(args, k) not in made))
         if diff:
             raise ValueError(f"--resume: {args.out} holds a run of other arguments ("
                              + ", ".join(f"{k}: {was.get(k)!r} there, {now.get(k)!r} now"

@@ -23,6 +23,14 @@ EVAL_SEED = 12345
 """Seed of the deals of each stage's evaluation (``train.evaluate``'s default)."""
 
 
+def recorded_rows(out: Path) -> dict[str, dict[str, Any]]:
+    """The rows of ``out/rounds.csv`` by stage (none without it)."""
+    if not (out / "rounds.csv").is_file():
+        return {}
+    with open(out / "rounds.csv", newline="") as f:
+        return {r["stage"]: r for r in csv.DictReader(f)}
+
+
 class Stages:
     """One row per fit (its stage, labels, the seconds of its collection and fit, its held-out
     regret and the wall clock since the start), with its policy against three Hard over
@@ -39,9 +47,8 @@ class Stages:
         until a stage is made again (the later ones built on it)."""
         self.made = False
         """Whether a stage was made (not replayed)."""
-        if resume and (out / "rounds.csv").is_file():
-            with open(out / "rounds.csv", newline="") as f:
-                self.recorded = {r["stage"]: r for r in csv.DictReader(f)}
+        if resume:
+            self.recorded = recorded_rows(out)
 
     def stage(self, stage: str, folder: Path, collect_s: float,
               make: Callable[[], dict[str, float]]) -> dict[str, float]:
