@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.kernels import action_tables, block_offsets, every_row_legal
-from president_env.core.actions import ActionLayout
+from president_env.core.actions import action_layout
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
 from president_env.table import Policy, RandomPolicy
@@ -65,7 +65,7 @@ class BaseAgent:
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         self.rules = rules
         self.seed = seed
-        self.layout = ActionLayout(rules)
+        self.layout = action_layout(rules)
         self.obs_layout = ObservationLayout(rules)
         self.num_actions = self.layout.num_actions
         self.obs_size = self.obs_layout.size

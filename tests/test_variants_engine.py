@@ -23,7 +23,7 @@ import pytest
 from president_env.core import OneGame
 from president_env.core import _kernels as K
 from president_env.core._kernels import _pool
-from president_env.core.actions import ActionLayout
+from president_env.core.actions import ActionLayout, action_layout
 from president_env.core.cards import JOKER, NUM_CARDS, NUM_RANKS, NUM_SUITS, RANK_NAMES
 from president_env.core.constants import MIN_RUN, Kind
 from president_env.core.engine import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY, Engine, State
@@ -123,6 +123,22 @@ def test_bombs_and_revolution_variants_add_no_actions() -> None:
     more = ActionLayout(Rules(**base, bombs=4, western_revolution=True,
                               revolution_timing="next_trick"))
     assert more.names() == lay.names()
+
+
+def test_the_shared_layout_is_the_layout_of_its_rules_and_read_only() -> None:
+    """``action_layout`` hands every caller of equal rules one layout (engines and agents share
+    it): the tables of a fresh one, and none of them writable."""
+    rules = Rules(runs=True, jokers=1, deals=2, president_asks=True)
+    shared, fresh = action_layout(rules), ActionLayout(rules)
+    assert action_layout(Rules(runs=True, jokers=1, deals=2, president_asks=True)) is shared
+    assert Engine(rules).layout is shared
+    assert action_layout(Rules()) is not shared and action_layout(Rules()).num_actions < fresh.num_actions
+    assert shared.names() == fresh.names() and shared.runs == fresh.runs
+    for name in ("kind", "rank", "size", "suit", "card"):
+        table = getattr(shared, name)
+        assert np.array_equal(table, getattr(fresh, name))
+        with pytest.raises(ValueError, match="read-only"):
+            table[0] = 1
 
 
 @pytest.mark.parametrize(

@@ -61,6 +61,7 @@ Names: ``"pass"``, ``"single 9"``, ``"pair of 9"``, ``"three 9s"``, ``"four 9s"`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -379,3 +380,10 @@ class ActionLayout:
         if (h < out).any():
             raise ValueError(f"the hand cannot play {self.name(a)}")
         return out
+
+
+@lru_cache(maxsize=64)
+def action_layout(rules: Rules) -> ActionLayout:
+    """One shared :class:`ActionLayout` per rules (its tables are read-only): for code that
+    reads the layout at every call, where building it again costs milliseconds."""
+    return ActionLayout(rules)

@@ -45,7 +45,7 @@ from president_env.core._kernels._deal import seat_order as _seat_order
 from president_env.core._kernels._deal import stalemate_order
 from president_env.core._kernels._inputs import deal_hands
 from president_env.core._kernels._one import first_illegal_at, mask_at, step_at
-from president_env.core.actions import ActionLayout
+from president_env.core.actions import action_layout
 from president_env.core.constants import PHASE_DONE, PHASE_EXCHANGE, PHASE_PLAY
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules, rule_params
@@ -93,7 +93,7 @@ class Engine:
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
         self.threads = threads
         r = self.rules
-        self.layout = ActionLayout(r)
+        self.layout = action_layout(r)
         self.obs_layout = ObservationLayout(r)
         self.num_actions = self.layout.num_actions
         self.num_players = r.num_players

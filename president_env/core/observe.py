@@ -92,7 +92,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from president_env.core.actions import ActionLayout
+from president_env.core.actions import action_layout
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
 from president_env.core.constants import HISTORY_LEN, PASS_KEYS
 from president_env.core.rules import Rules
@@ -252,5 +252,5 @@ def record_high(rules: Rules) -> np.ndarray:
     high = np.empty(1 + 2 * rules.record_length, np.float32)
     high[0] = rules.record_length
     high[1::2] = rules.num_players
-    high[2::2] = ActionLayout(rules).num_actions
+    high[2::2] = action_layout(rules).num_actions
     return high

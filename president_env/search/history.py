@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from president_env.core.actions import ActionLayout
+from president_env.core.actions import action_layout
 from president_env.core.cards import NUM_CARDS, NUM_RANKS
 from president_env.core.observe import ObservationLayout
 from president_env.core.rules import Rules
@@ -38,7 +38,7 @@ def history_fields(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> dict[
     kind = _one_hot(moves[:, :, p : p + 4])
     rank = _one_hot(moves[:, :, p + 4 : p + 4 + NUM_RANKS])
     size = np.rint(moves[:, :, p + 4 + NUM_RANKS] * 8).astype(np.int64)
-    table = _action_lookup(ActionLayout(rules))
+    table = _action_lookup(rules)
     ok = seat >= 0
     recent[..., 0] = np.where(ok, seat, -1)
     ids = table[np.clip(kind, 0, 3), np.clip(rank, -1, NUM_RANKS - 1) + 1, np.clip(size, 0, 63)]
@@ -57,7 +57,7 @@ def _record_block(rules: Rules, o: np.ndarray, lay: ObservationLayout) -> tuple[
         raise ValueError(f"the record block's number of moves must be in 0..{length}")
     newest = block[:, 1:].reshape(len(o), length, 2) - 1  # 0 (no move) becomes -1
     made = np.arange(length)[None] < n[:, None]
-    top = np.array([rules.num_players, ActionLayout(rules).num_actions])
+    top = np.array([rules.num_players, action_layout(rules).num_actions])
     bad = np.where(made[..., None], (newest < 0) | (newest >= top), newest != -1).any(axis=(1, 2))
     if bad.any():
         raise ValueError(
@@ -81,12 +81,15 @@ def record_moves(rules: Rules, obs: npt.ArrayLike) -> tuple[IntArray, IntArray]:
     return np.where((t[None] < n[:, None])[..., None], moves, -1), n
 
 
-def _action_lookup(act: Any) -> IntArray:
+@lru_cache(maxsize=64)
+def _action_lookup(rules: Rules) -> IntArray:
     """``[kind 4, rank+1 14, size 64]`` -> an action id that the observation shows so (the
-    first such id: a run's suit is not in the ``recent`` block)."""
+    first such id: a run's suit is not in the ``recent`` block); read-only, one per rules."""
+    act = action_layout(rules)
     table = np.zeros((4, NUM_RANKS + 1, 64), np.int64)
     for a in range(act.num_actions - 1, -1, -1):
         kind, rank, size = int(act.kind[a]), int(act.rank[a]), int(act.size[a])
         if kind <= 3:
             table[kind, rank + 1, min(size, 63)] = a
+    table.setflags(write=False)
     return table
