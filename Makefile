@@ -30,10 +30,10 @@ export PIP_NO_INPUT := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 # pip installs with --no-compile: compiling every module of torch, Ray and the rest to bytecode
-# is most of an install's time (the .[dev] venv: 96 s instead of 175 s here), and Python
-# compiles the modules that are imported, once, when first imported (about 17 s for all the
-# tests import). So that it keeps them, bytecode writing stays on for what make runs
-# (PYTHONDONTWRITEBYTECODE, set to anything but empty, would turn it off).
+# is most of an install's time (here: .venv 94 s instead of 182 s, .venv-rllib 78 s instead of
+# 159 s), and Python compiles the modules that are imported, once, when first imported (about
+# 17 s for all that the tests import). So that it keeps them, bytecode writing stays on for what
+# make runs (PYTHONDONTWRITEBYTECODE, set to anything but empty, would turn it off).
 INSTALL := install -q --no-compile
 export PYTHONDONTWRITEBYTECODE :=
 
