@@ -32,8 +32,9 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # pip installs with --no-compile: compiling every module of torch, Ray and the rest to bytecode
 # is most of an install's time (here: .venv 94 s instead of 182 s, .venv-rllib 78 s instead of
 # 159 s), and Python compiles the modules that are imported, once, when first imported (about
-# 17 s for all that the tests import). So that it keeps them, bytecode writing stays on for what
-# make runs (PYTHONDONTWRITEBYTECODE, set to anything but empty, would turn it off).
+# 17 s for torch, SB3, Tianshou, TorchRL and the other packages the tests import). So that it
+# keeps them, bytecode writing stays on for what make runs (PYTHONDONTWRITEBYTECODE, set to
+# anything but empty, would turn it off).
 INSTALL := install -q --no-compile
 export PYTHONDONTWRITEBYTECODE :=
 

@@ -202,11 +202,6 @@ def _back_sprite() -> tuple[Image.Image, Image.Image]:
     return back, shape
 
 
-@cache
-def _layout(rules: Rules) -> ActionLayout:
-    return ActionLayout(rules)
-
-
 class Canvas:
     """A Pillow image and its drawing context, with text, suit symbols and cards pasted from
     cached sprites (so a frame costs a few milliseconds)."""
@@ -371,7 +366,7 @@ def _pile_text(rules: Rules, state: State, g: int, layout: ActionLayout | None) 
         if phase == PHASE_DONE:
             return "Game over"
         return f"Pile empty - seat {int(state.current[g])} leads"
-    return describe_pile(rules, state, g, None, layout if layout is not None else _layout(rules))
+    return describe_pile(rules, state, g, None, layout)
 
 
 def _pile(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from president_env.core.actions import ActionLayout, Kind
+from president_env.core.actions import ActionLayout, Kind, action_layout
 from president_env.core.cards import (
     NUM_CARDS,
     NUM_NATURAL,
@@ -60,7 +60,7 @@ def describe_pile(
     layout: ActionLayout | None = None,
 ) -> str:
     """The top play of game ``game`` in words: ``"pair of 9 (9c 9h), played by seat 2"``."""
-    lay = layout if layout is not None else ActionLayout(rules)
+    lay = layout if layout is not None else action_layout(rules)
     kind = int(state.pile_kind[game])
     if kind == Kind.PASS:
         return "empty"
